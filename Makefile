@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# edge: an emulated event-driven GPU front end.
+#
+#   make          build edge.ko, the tools and the selftests
+#   make run      boot the guest, load edge.ko, run the demo
+#   make check    the whole test suite; ends with "N passed, N failed"
+#   make bench    benchmarks in the guest; output in Documentation/results/
+#   make lint     checkpatch --strict and sparse
+#   make deps     install the Debian packages the rest needs
+#
+# Everything fetched (the Debian kernel and headers, kselftest headers,
+# checkpatch) lives in .cache/; nothing is installed into /boot.
+
+CACHE	:= $(CURDIR)/.cache
+BUILD	:= $(CURDIR)/build
+VM	:= $(CURDIR)/tools/vm
+KENV	:= $(CACHE)/kernel.env
+KSFT	:= $(CACHE)/ksft
+# Read the fetched kernel's paths when they exist (after `make kernel`).
+-include $(KENV)
+
+CC	?= gcc
+UCFLAGS	:= -O2 -g -Wall -Wextra -I$(CURDIR)/uapi -I$(CURDIR)/tools/libedge
+ULDFLAGS := -static -pthread
+LIBEDGE	:= tools/libedge/libedge.c tools/libedge/libedge.h
+
+GUEST_TIMEOUT ?= 900
+
+.PHONY: all deps kernel ksft module tools selftests host-tests run check \
+	bench lint clean FORCE
+
+all: module tools selftests
+
+deps:
+	@$(VM)/deps.sh
+
+$(KENV): | deps
+	$(VM)/fetch-kernel.sh $(CACHE)
+
+$(KSFT)/kselftest_harness.h: | deps
+	$(VM)/fetch-linux-source.sh $(CACHE)
+
+kernel: $(KENV)
+ksft: $(KSFT)/kselftest_harness.h
+
+# Kbuild is re-read with KDIR from the env file, so read it in the recipe.
+module: $(KENV)
+	. $(KENV) && $(MAKE) -C $$KDIR M=$(CURDIR) modules
+
+$(BUILD)/%/.dir:
+	@mkdir -p $(dir $@) && touch $@
+
+tools: $(BUILD)/guest/edge-demo $(BUILD)/guest/edge-bench
+
+$(BUILD)/guest/edge-demo: tools/edge-demo/edge-demo.c $(LIBEDGE) uapi/linux/edge.h | $(BUILD)/guest/.dir
+	$(CC) $(UCFLAGS) -o $@ $< tools/libedge/libedge.c $(ULDFLAGS)
+
+$(BUILD)/guest/edge-bench: tools/edge-bench/edge-bench.c $(LIBEDGE) uapi/linux/edge.h | $(BUILD)/guest/.dir
+	$(CC) $(UCFLAGS) -o $@ $< tools/libedge/libedge.c $(ULDFLAGS) -lm
+
+selftests: ksft
+	$(MAKE) -C selftests/edge KSFT_DIR=$(KSFT) O=$(BUILD)/guest/selftests
+
+host-tests: ksft
+	$(MAKE) -C selftests/emul KSFT_DIR=$(KSFT) O=$(BUILD)/host run
+
+run: deps all
+	@$(VM)/payload.sh $(BUILD)/payload-demo $(BUILD)
+	@$(VM)/run-guest.sh --kernel $(VMLINUX) --payload $(BUILD)/payload-demo \
+		--mode demo --timeout $(GUEST_TIMEOUT) --out $(BUILD)/demo --stream
+
+check: deps all
+	@$(VM)/check.sh
+
+bench: deps all
+	@$(VM)/payload.sh $(BUILD)/payload-bench $(BUILD)
+	@$(VM)/run-guest.sh --kernel $(VMLINUX) --payload $(BUILD)/payload-bench \
+		--mode bench --timeout $(GUEST_TIMEOUT) --out $(BUILD)/bench --stream \
+		| tee $(BUILD)/bench.out
+	@mkdir -p Documentation/results
+	@grep -E '^[a-z0-9_]+=' $(BUILD)/bench.out > Documentation/results/spine-bench.txt
+	@echo "kept in Documentation/results/spine-bench.txt"
+
+clean:
+	-. $(KENV) 2>/dev/null && $(MAKE) -C $$KDIR M=$(CURDIR) clean
+	rm -rf $(BUILD)

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * edge.ko internals: the Linux side of an emulated device.
+ */
+#ifndef _EDGE_DRV_H
+#define _EDGE_DRV_H
+
+#include <linux/cdev.h>
+#include <linux/device.h>
+#include <linux/mutex.h>
+#include <linux/wait.h>
+#include <linux/sched.h>
+
+#include "model.h"
+#include "limits.h"
+
+#define EDGE_MAX_DEVICES	8
+
+struct edge_device {
+	int index;
+	struct device *dev;
+	struct cdev cdev;
+	/*
+	 * Serialises the model: the front-end thread holds it while it
+	 * steps, ioctls while they change the EKT.  Never held across a
+	 * user copy (mmap_lock nests outside it).
+	 */
+	struct mutex lock;
+	struct edge_model model;
+	struct task_struct *thread;
+	wait_queue_head_t wait;		/* the front end sleeps here */
+	bool virtual_time;
+	u64 t0;				/* ktime of model time 0 (real mode) */
+	u32 poll_idle_us;		/* busy-poll window before sleeping */
+	u64 sleeps;			/* front end went to sleep */
+	u64 wakeups;			/* ... and was woken before its timeout */
+};
+
+/* One entry's rings, as a file registered them. */
+struct edge_file_ring {
+	void *sq;
+	void *cq;
+	struct edge_ring_layout layout;
+};
+
+struct edge_file {
+	struct edge_device *edev;
+	u32 *doorbells;			/* mmap-able page, word per EKT id */
+	wait_queue_head_t cq_wait;	/* poll() on completions */
+	/* Guards @rings against poll() and mmap() racing unregister. */
+	struct mutex rings_lock;
+	struct edge_file_ring rings[EDGE_EKT_ENTRIES];
+};
+
+/* fops.c */
+extern const struct file_operations edge_fops;
+void edge_notify(void *owner, u32 id);
+
+/* frontend.c */
+int edge_frontend_start(struct edge_device *ed);
+void edge_frontend_stop(struct edge_device *ed);
+void edge_frontend_kick(struct edge_device *ed);
+u64 edge_frontend_now(struct edge_device *ed);
+
+/* mmap.c */
+int edge_mmap(struct file *file, struct vm_area_struct *vma);
+u64 edge_mmap_sq_offset(u32 id);
+u64 edge_mmap_cq_offset(u32 id);
+
+/* sysfs.c */
+extern const struct attribute_group *edge_groups[];
+
+#endif /* _EDGE_DRV_H */

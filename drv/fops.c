@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * File operations of /dev/edgeN: open, ioctl, poll, release.
+ */
+#include <linux/fs.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+
+#include "edge_drv.h"
+#include "validate.h"
+
+/*
+ * Copy a size-versioned struct in, with sched_setattr()'s rules: a size
+ * below the first version or above a page, or a larger struct whose tail
+ * is not zero, fails with E2BIG and the kernel's size written back into
+ * the caller's size field.
+ */
+static int edge_copy_in(void *karg, u32 ksize, u32 min_size,
+			void __user *uarg, u32 *usizep)
+{
+	u32 usize;
+	int ret;
+
+	if (get_user(usize, (u32 __user *)uarg))
+		return -EFAULT;
+	if (usize < min_size || usize > PAGE_SIZE)
+		goto e2big;
+	*usizep = usize;
+	ret = copy_struct_from_user(karg, ksize, uarg, usize);
+	if (ret == -E2BIG)
+		goto e2big;
+	return ret;
+e2big:
+	if (put_user(ksize, (u32 __user *)uarg))
+		return -EFAULT;
+	return -E2BIG;
+}
+
+static long edge_get_info(struct edge_device *ed, void __user *uarg)
+{
+	const struct edge_preset *p = ed->model.preset;
+	struct edge_info info = {};
+	u32 usize;
+
+	if (get_user(usize, (u32 __user *)uarg))
+		return -EFAULT;
+	/* An output struct: as sched_getattr(), too small is EINVAL. */
+	if (usize < EDGE_INFO_SIZE_VER0 || usize > PAGE_SIZE)
+		return -EINVAL;
+	info.size = min_t(u32, usize, sizeof(info));
+	info.abi_version = EDGE_ABI_VERSION;
+	info.ekt_entries = EDGE_EKT_ENTRIES;
+	info.max_ring_entries = EDGE_MAX_RING_ENTRIES;
+	info.max_param_size = EDGE_MAX_PARAM_SIZE;
+	info.max_ring_bytes = EDGE_MAX_RING_BYTES;
+	info.max_block_threads = p->max_block_threads;
+	info.max_grid_x = EDGE_MAX_GRID_X;
+	info.max_grid_yz = EDGE_MAX_GRID_YZ;
+	info.max_regs_per_thread = p->max_regs_per_thread;
+	info.max_smem_per_block = p->smem_per_core;
+	info.prio_max = EDGE_PRIO_MAX;
+	info.warp_size = p->warp_size;
+	info.num_cores = p->num_cores;
+	info.clock_khz = p->clock_khz;
+	info.time_mode = ed->virtual_time ? EDGE_TIME_VIRTUAL : EDGE_TIME_REAL;
+	info.poll_idle_us = READ_ONCE(ed->poll_idle_us);
+	info.doorbell_size = PAGE_SIZE;
+	info.doorbell_offset = 0;
+	strscpy(info.preset, p->name, sizeof(info.preset));
+	if (copy_to_user(uarg, &info, info.size))
+		return -EFAULT;
+	return 0;
+}
+
+static void edge_free_ring(struct edge_file_ring *fr)
+{
+	vfree(fr->sq);
+	vfree(fr->cq);
+	memset(fr, 0, sizeof(*fr));
+}
+
+static long edge_register(struct edge_file *ef, void __user *uarg)
+{
+	struct edge_device *ed = ef->edev;
+	struct edge_register reg;
+	struct edge_ring_mem mem;
+	struct edge_kdesc k;
+	struct edge_file_ring fr = {};
+	u32 id, usize;
+	int ret;
+
+	ret = edge_copy_in(&reg, sizeof(reg), EDGE_REGISTER_SIZE_VER0, uarg,
+			   &usize);
+	if (ret)
+		return ret;
+	ret = edge_validate_register(ed->model.preset, &reg, &k);
+	if (ret)
+		return ret;
+
+	edge_ring_layout(k.ring_entries, k.param_size, PAGE_SIZE, &fr.layout);
+	fr.sq = vmalloc_user(fr.layout.sq_size);
+	fr.cq = vmalloc_user(fr.layout.cq_size);
+	if (!fr.sq || !fr.cq) {
+		edge_free_ring(&fr);
+		return -ENOMEM;
+	}
+	mem.doorbells = ef->doorbells;
+	mem.sq = fr.sq;
+	mem.cq = fr.cq;
+	mem.layout = fr.layout;
+
+	mutex_lock(&ed->lock);
+	mutex_lock(&ef->rings_lock);
+	ret = edge_model_register(&ed->model, &k, &mem, ef, &id);
+	if (!ret)
+		ef->rings[id] = fr;
+	mutex_unlock(&ef->rings_lock);
+	mutex_unlock(&ed->lock);
+	if (ret) {
+		edge_free_ring(&fr);
+		return ret;
+	}
+
+	reg.id = id;
+	reg.doorbell = id * sizeof(u32);
+	memset(&reg.sq, 0, sizeof(reg.sq));
+	memset(&reg.cq, 0, sizeof(reg.cq));
+	reg.sq.mmap_offset = edge_mmap_sq_offset(id);
+	reg.sq.mmap_size = fr.layout.sq_size;
+	reg.sq.head = fr.layout.sq_head;
+	reg.sq.flags = fr.layout.sq_flags;
+	reg.sq.entries = fr.layout.sq_entries;
+	reg.cq.mmap_offset = edge_mmap_cq_offset(id);
+	reg.cq.mmap_size = fr.layout.cq_size;
+	reg.cq.head = fr.layout.cq_head;
+	reg.cq.tail = fr.layout.cq_tail;
+	reg.cq.cqes = fr.layout.cq_cqes;
+	/* An older caller gets its part; a newer one's tail stays zero. */
+	reg.size = min_t(u32, usize, sizeof(reg));
+	if (copy_to_user(uarg, &reg, reg.size)) {
+		/* An error changes nothing: take the registration back. */
+		mutex_lock(&ed->lock);
+		mutex_lock(&ef->rings_lock);
+		edge_model_cancel(&ed->model, id);
+		edge_free_ring(&ef->rings[id]);
+		mutex_unlock(&ef->rings_lock);
+		mutex_unlock(&ed->lock);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+static long edge_unregister(struct edge_file *ef, void __user *uarg)
+{
+	struct edge_device *ed = ef->edev;
+	struct edge_unregister ureg;
+	u32 usize;
+	int ret;
+
+	ret = edge_copy_in(&ureg, sizeof(ureg), EDGE_UNREGISTER_SIZE_VER0,
+			   uarg, &usize);
+	if (ret)
+		return ret;
+	if (ureg.flags || ureg.pad)
+		return -EINVAL;
+
+	mutex_lock(&ed->lock);
+	mutex_lock(&ef->rings_lock);
+	ret = edge_model_unregister(&ed->model, ureg.id, ef);
+	if (!ret)
+		edge_free_ring(&ef->rings[ureg.id]);
+	mutex_unlock(&ef->rings_lock);
+	mutex_unlock(&ed->lock);
+	return ret;
+}
+
+static long edge_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct edge_file *ef = file->private_data;
+	void __user *uarg = (void __user *)arg;
+
+	switch (cmd) {
+	case EDGE_IOC_GET_INFO:
+		return edge_get_info(ef->edev, uarg);
+	case EDGE_IOC_REGISTER_EVENT:
+		return edge_register(ef, uarg);
+	case EDGE_IOC_UNREGISTER_EVENT:
+		return edge_unregister(ef, uarg);
+	case EDGE_IOC_KICK:
+		if (arg)
+			return -EINVAL;
+		edge_frontend_kick(ef->edev);
+		return 0;
+	default:
+		return -ENOTTY;
+	}
+}
+
+/* Called by the model, under ed->lock, when completions were published. */
+void edge_notify(void *owner, u32 id)
+{
+	struct edge_file *ef = owner;
+
+	if (wq_has_sleeper(&ef->cq_wait))
+		wake_up_poll(&ef->cq_wait, EPOLLIN | EPOLLRDNORM);
+}
+
+/* Readable while any of this file's completion rings has unreaped entries. */
+static __poll_t edge_poll(struct file *file, poll_table *pt)
+{
+	struct edge_file *ef = file->private_data;
+	__poll_t mask = 0;
+	int i;
+
+	poll_wait(file, &ef->cq_wait, pt);
+	mutex_lock(&ef->rings_lock);
+	for (i = 0; i < EDGE_EKT_ENTRIES && !mask; i++) {
+		struct edge_file_ring *fr = &ef->rings[i];
+		u32 *head, *tail;
+
+		if (!fr->cq)
+			continue;
+		head = fr->cq + fr->layout.cq_head;
+		tail = fr->cq + fr->layout.cq_tail;
+		if (smp_load_acquire(tail) != READ_ONCE(*head))
+			mask = EPOLLIN | EPOLLRDNORM;
+	}
+	mutex_unlock(&ef->rings_lock);
+	return mask;
+}
+
+static int edge_open(struct inode *inode, struct file *file)
+{
+	struct edge_device *ed = container_of(inode->i_cdev,
+					      struct edge_device, cdev);
+	struct edge_file *ef;
+
+	ef = kzalloc(sizeof(*ef), GFP_KERNEL);
+	if (!ef)
+		return -ENOMEM;
+	ef->doorbells = vmalloc_user(PAGE_SIZE);
+	if (!ef->doorbells) {
+		kfree(ef);
+		return -ENOMEM;
+	}
+	ef->edev = ed;
+	init_waitqueue_head(&ef->cq_wait);
+	mutex_init(&ef->rings_lock);
+	file->private_data = ef;
+	return nonseekable_open(inode, file);
+}
+
+/*
+ * Last reference gone (fd closed and every mapping unmapped): whatever is
+ * still in flight completes as cancelled, then the memory goes.
+ */
+static int edge_release(struct inode *inode, struct file *file)
+{
+	struct edge_file *ef = file->private_data;
+	struct edge_device *ed = ef->edev;
+	int i;
+
+	mutex_lock(&ed->lock);
+	mutex_lock(&ef->rings_lock);
+	for (i = 0; i < EDGE_EKT_ENTRIES; i++) {
+		if (!ef->rings[i].sq)
+			continue;
+		edge_model_cancel(&ed->model, i);
+		edge_free_ring(&ef->rings[i]);
+	}
+	mutex_unlock(&ef->rings_lock);
+	mutex_unlock(&ed->lock);
+	vfree(ef->doorbells);
+	mutex_destroy(&ef->rings_lock);
+	kfree(ef);
+	return 0;
+}
+
+const struct file_operations edge_fops = {
+	.owner = THIS_MODULE,
+	.open = edge_open,
+	.release = edge_release,
+	.unlocked_ioctl = edge_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.mmap = edge_mmap,
+	.poll = edge_poll,
+	.llseek = no_llseek,
+};

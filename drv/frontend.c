@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The front end: one kernel thread per device that is the GPU's command
+ * processor.  It polls doorbells while there is work, like io_uring's
+ * SQPOLL thread, and after an idle window sleeps behind the NEED_WAKEUP
+ * handshake.
+ */
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/hrtimer.h>
+#include <linux/sched/signal.h>
+
+#include "edge_drv.h"
+
+u64 edge_frontend_now(struct edge_device *ed)
+{
+	return ktime_get_ns() - ed->t0;
+}
+
+void edge_frontend_kick(struct edge_device *ed)
+{
+	wake_up(&ed->wait);
+}
+
+/*
+ * One step: dispatch what was rung and run what is due.  Real time moves
+ * the model clock to ktime; virtual time jumps it to the next event, so a
+ * run is as fast as the host and independent of it.
+ */
+static bool frontend_step(struct edge_device *ed)
+{
+	struct edge_model *m = &ed->model;
+	u32 work;
+
+	if (!ed->virtual_time)
+		edge_model_advance(m, edge_frontend_now(ed));
+	work = edge_model_poll(m);
+	if (ed->virtual_time)
+		work += edge_model_run_until(m, edge_model_next_time(m));
+	else
+		work += edge_model_run_until(m, edge_model_now(m));
+	return work;
+}
+
+/*
+ * Sleep until a doorbell is kicked, @timeout_ns passes (0: no timeout) or
+ * the thread is stopped.  Called and returns with ed->lock held.
+ *
+ * The handshake is io_uring's: set NEED_WAKEUP in every ring, full
+ * barrier, look at the doorbells once more, sleep.  A producer stores its
+ * tail, issues a full barrier, then reads the flag: one of the two sides
+ * always sees the other's store.
+ */
+static void frontend_sleep(struct edge_device *ed, u64 timeout_ns)
+{
+	DEFINE_WAIT(wait);
+	bool woken = false;
+
+	prepare_to_wait(&ed->wait, &wait, TASK_INTERRUPTIBLE);
+	edge_model_set_sq_flags(&ed->model, EDGE_SQ_NEED_WAKEUP);
+	smp_mb();
+	if (!edge_model_doorbell_pending(&ed->model) &&
+	    !kthread_should_stop()) {
+		ed->sleeps++;
+		mutex_unlock(&ed->lock);
+		if (timeout_ns) {
+			ktime_t to = ns_to_ktime(timeout_ns);
+
+			woken = schedule_hrtimeout(&to, HRTIMER_MODE_REL);
+		} else {
+			schedule();
+			woken = true;
+		}
+		mutex_lock(&ed->lock);
+		if (woken)
+			ed->wakeups++;
+	}
+	finish_wait(&ed->wait, &wait);
+	edge_model_set_sq_flags(&ed->model, 0);
+}
+
+static int frontend_thread(void *data)
+{
+	struct edge_device *ed = data;
+	u64 last_work = ktime_get_ns();
+
+	mutex_lock(&ed->lock);
+	while (!kthread_should_stop()) {
+		u64 now, next, idle_ns;
+
+		if (frontend_step(ed)) {
+			last_work = ktime_get_ns();
+		} else {
+			now = ktime_get_ns();
+			idle_ns = (u64)READ_ONCE(ed->poll_idle_us) * NSEC_PER_USEC;
+			next = edge_model_next_time(&ed->model);
+			if (next == EDGE_TIME_NEVER) {
+				if (now - last_work >= idle_ns) {
+					frontend_sleep(ed, 0);
+					last_work = ktime_get_ns();
+				}
+			} else if (!ed->virtual_time) {
+				u64 wait = next - edge_model_now(&ed->model);
+
+				/* A far completion is no reason to spin. */
+				if (wait > idle_ns && now - last_work >= idle_ns)
+					frontend_sleep(ed, wait);
+			}
+		}
+		/* Let ioctls take the model between steps. */
+		mutex_unlock(&ed->lock);
+		cond_resched();
+		mutex_lock(&ed->lock);
+	}
+	mutex_unlock(&ed->lock);
+	return 0;
+}
+
+int edge_frontend_start(struct edge_device *ed)
+{
+	struct task_struct *t;
+
+	t = kthread_run(frontend_thread, ed, "edge%d-fe", ed->index);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	ed->thread = t;
+	return 0;
+}
+
+void edge_frontend_stop(struct edge_device *ed)
+{
+	if (ed->thread)
+		kthread_stop(ed->thread);
+	ed->thread = NULL;
+}

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmap of doorbells and rings.
+ *
+ * User space learns every offset from the kernel (GET_INFO, REGISTER), so
+ * the encoding below is private and may change.
+ */
+#include <linux/mm.h>
+#include <linux/vmalloc.h>
+#include <linux/fs.h>
+
+#include "edge_drv.h"
+
+#define EDGE_MMAP_DOORBELL	0ULL
+#define EDGE_MMAP_SQ		(1ULL << 32)
+#define EDGE_MMAP_CQ		(2ULL << 32)
+#define EDGE_MMAP_ID_SHIFT	24	/* 16 MiB apart: > EDGE_MAX_RING_BYTES */
+
+u64 edge_mmap_sq_offset(u32 id)
+{
+	return EDGE_MMAP_SQ | ((u64)id << EDGE_MMAP_ID_SHIFT);
+}
+
+u64 edge_mmap_cq_offset(u32 id)
+{
+	return EDGE_MMAP_CQ | ((u64)id << EDGE_MMAP_ID_SHIFT);
+}
+
+/* Map @mem of @size into @vma, which must cover exactly that. */
+static int edge_map(struct vm_area_struct *vma, void *mem, u32 size)
+{
+	if (!mem || vma->vm_end - vma->vm_start != size)
+		return -EINVAL;
+	/*
+	 * A forked child must not ring its parent's doorbells or see its
+	 * rings (amdkfd does the same for its doorbell pages).
+	 */
+	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
+	vma->vm_flags &= ~VM_MAYEXEC;
+	/* The pages stay referenced by the mapping after an unregister. */
+	return remap_vmalloc_range(vma, mem, 0);
+}
+
+int edge_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct edge_file *ef = file->private_data;
+	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
+	u64 kind = off & ~((1ULL << 32) - 1);
+	u64 id = (off & ((1ULL << 32) - 1)) >> EDGE_MMAP_ID_SHIFT;
+	struct edge_file_ring *fr;
+	int ret;
+
+	/* Rings are shared with the kernel by definition; code is not. */
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	if (vma->vm_flags & VM_EXEC)
+		return -EPERM;
+
+	if (off == EDGE_MMAP_DOORBELL)
+		return edge_map(vma, ef->doorbells, PAGE_SIZE);
+
+	if (id >= EDGE_EKT_ENTRIES ||
+	    (off & ((1ULL << EDGE_MMAP_ID_SHIFT) - 1)) ||
+	    (kind != EDGE_MMAP_SQ && kind != EDGE_MMAP_CQ))
+		return -EINVAL;
+
+	mutex_lock(&ef->rings_lock);
+	fr = &ef->rings[id];
+	if (kind == EDGE_MMAP_SQ)
+		ret = edge_map(vma, fr->sq, fr->layout.sq_size);
+	else
+		ret = edge_map(vma, fr->cq, fr->layout.cq_size);
+	mutex_unlock(&ef->rings_lock);
+	return ret;
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one door between the model (emul/) and its host.
+ *
+ * emul/ builds into edge.ko and into user-space programs (unit tests,
+ * tools/edge-sim, fuzzers).  It needs very little from either: fixed-width
+ * types, zeroed allocation, errno values, an assertion, and the ordered
+ * accesses to memory shared with user space (ring words).  Keep this file
+ * that small: a model that needs more should be reshaped instead.
+ */
+#ifndef _EDGE_COMPAT_H
+#define _EDGE_COMPAT_H
+
+#ifdef __KERNEL__
+
+#include <linux/types.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/bug.h>
+#include <linux/math64.h>
+#include <asm/barrier.h>
+#include <linux/compiler.h>
+
+/* Process context only: the model allocates when work is registered,
+ * never while it steps.
+ */
+static inline void *edge_zalloc(size_t size)
+{
+	return kvzalloc(size, GFP_KERNEL);
+}
+
+static inline void edge_free(void *p)
+{
+	kvfree(p);
+}
+
+/* Debug builds assert what drv/ promises; production ones warn once. */
+#define EDGE_ASSERT(cond)	WARN_ON_ONCE(!(cond))
+
+static inline u64 edge_div64(u64 a, u32 b)
+{
+	return div_u64(a, b);
+}
+
+/* Ring words shared with user space. */
+#define edge_load_acquire(p)		smp_load_acquire(p)
+#define edge_store_release(p, v)	smp_store_release(p, v)
+#define edge_read_once(x)		READ_ONCE(x)
+#define edge_write_once(x, v)		WRITE_ONCE(x, v)
+
+#else /* user space */
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+#include <stdlib.h>
+#include <errno.h>
+#include <assert.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int32_t s32;
+typedef int64_t s64;
+
+static inline void *edge_zalloc(size_t size)
+{
+	return calloc(1, size);
+}
+
+static inline void edge_free(void *p)
+{
+	free(p);
+}
+
+#define EDGE_ASSERT(cond)	assert(cond)
+
+static inline u64 edge_div64(u64 a, u32 b)
+{
+	return a / b;
+}
+
+#define edge_load_acquire(p)		__atomic_load_n(p, __ATOMIC_ACQUIRE)
+#define edge_store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
+#define edge_read_once(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define edge_write_once(x, v)		__atomic_store_n(&(x), v, __ATOMIC_RELAXED)
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
+#endif /* __KERNEL__ */
+
+#endif /* _EDGE_COMPAT_H */

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The event kernel table (EKT): registered event kernels and their rings.
+ */
+#ifndef _EDGE_EKT_H
+#define _EDGE_EKT_H
+
+#include "edge_compat.h"
+#include "validate.h"
+#include "ring.h"
+
+struct edge_ekt_entry {
+	bool used;
+	u32 id;
+	u32 gen;		/* bumped at every allocation of this slot */
+	struct edge_kdesc k;
+	struct edge_ring ring;
+	void *owner;		/* drv/'s cookie: who registered it */
+	u32 inflight;		/* consumed, not yet completed */
+	u64 submitted;
+	u64 completed;
+	u64 cancelled;
+};
+
+struct edge_ekt {
+	struct edge_ekt_entry *e;
+	u32 n;
+	u32 used;
+};
+
+int edge_ekt_init(struct edge_ekt *t, u32 n);
+void edge_ekt_fini(struct edge_ekt *t);
+struct edge_ekt_entry *edge_ekt_alloc(struct edge_ekt *t);
+void edge_ekt_free(struct edge_ekt *t, struct edge_ekt_entry *ent);
+struct edge_ekt_entry *edge_ekt_get(struct edge_ekt *t, u32 id);
+
+#endif /* _EDGE_EKT_H */

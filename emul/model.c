@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The device model's step functions.
+ */
+#include "model.h"
+#include "exec.h"
+#include "func.h"
+#include "limits.h"
+
+int edge_model_init(struct edge_model *m, const struct edge_preset *p,
+		    edge_notify_fn notify)
+{
+	memset(m, 0, sizeof(*m));
+	m->preset = p;
+	m->notify = notify;
+	edge_engine_init(&m->eng);
+	return edge_ekt_init(&m->ekt, EDGE_EKT_ENTRIES);
+}
+
+void edge_model_fini(struct edge_model *m)
+{
+	u32 i;
+
+	for (i = 0; i < m->ekt.n; i++)
+		if (m->ekt.e[i].used)
+			edge_model_cancel(m, i);
+	edge_ekt_fini(&m->ekt);
+	edge_engine_fini(&m->eng);
+}
+
+/*
+ * Register an event kernel whose rings live in @mem.  Fails with -EBUSY
+ * when the table is full and -ENOMEM when the engine cannot grow; either
+ * way nothing changes.
+ */
+int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
+			const struct edge_ring_mem *mem, void *owner, u32 *id)
+{
+	struct edge_ekt_entry *ent;
+	int ret;
+
+	if (m->ekt.used >= m->ekt.n)
+		return -EBUSY;
+	/* Room for every event the ring can hold, so stepping never fails. */
+	ret = edge_engine_reserve(&m->eng, m->reserved + k->ring_entries);
+	if (ret)
+		return ret;
+	ent = edge_ekt_alloc(&m->ekt);
+	if (!ent)
+		return -EBUSY;
+	m->reserved += k->ring_entries;
+	ent->k = *k;
+	ent->owner = owner;
+	edge_ring_attach(&ent->ring, k->ring_entries, k->param_size,
+			 &mem->layout, &mem->doorbells[ent->id], mem->sq,
+			 mem->cq);
+	/* A ring born while the front end sleeps must say so. */
+	edge_ring_set_flags(&ent->ring, m->sq_flags);
+	/* A reused doorbell word must not replay its previous user's tail. */
+	edge_store_release(&mem->doorbells[ent->id], 0);
+	*id = ent->id;
+	return 0;
+}
+
+static void entry_release(struct edge_model *m, struct edge_ekt_entry *ent)
+{
+	m->reserved -= ent->k.ring_entries;
+	edge_ekt_free(&m->ekt, ent);
+}
+
+/*
+ * Unregister an idle entry.  An entry with events in flight, or rung and
+ * not yet consumed, is in use: -EBUSY, and the caller retries after its
+ * completions.  -ENOENT when @id is not registered by @owner.
+ */
+int edge_model_unregister(struct edge_model *m, u32 id, void *owner)
+{
+	struct edge_ekt_entry *ent = edge_ekt_get(&m->ekt, id);
+
+	if (!ent || ent->owner != owner)
+		return -ENOENT;
+	if (ent->inflight || edge_ring_avail(&ent->ring, 0))
+		return -EBUSY;
+	entry_release(m, ent);
+	return 0;
+}
+
+/*
+ * Teardown: complete every event of @id as cancelled (those in flight and
+ * those rung but not consumed), then free the entry.  Returns how many
+ * were cancelled.
+ */
+u32 edge_model_cancel(struct edge_model *m, u32 id)
+{
+	struct edge_ekt_entry *ent = edge_ekt_get(&m->ekt, id);
+	struct edge_ring *r;
+	u32 seq, rung, n = 0;
+
+	if (!ent)
+		return 0;
+	r = &ent->ring;
+	edge_engine_remove_ekt(&m->eng, id);
+	for (seq = r->head - ent->inflight; seq != r->head; seq++) {
+		edge_ring_complete(r, seq, EDGE_CQE_CANCELLED, ECANCELED);
+		n++;
+	}
+	m->inflight -= ent->inflight;
+	ent->inflight = 0;
+	/* Rung but never consumed: they were submitted, so they get a status. */
+	rung = edge_ring_avail(r, 0);
+	for (seq = r->head; seq != r->head + rung; seq++) {
+		edge_ring_complete(r, seq, EDGE_CQE_CANCELLED, ECANCELED);
+		n++;
+	}
+	edge_ring_consume(r, rung);
+	ent->submitted += rung;
+	m->st.submitted += rung;
+	ent->cancelled += n;
+	m->st.cancelled += n;
+	if (n && m->notify)
+		m->notify(ent->owner, id);
+	entry_release(m, ent);
+	return n;
+}
+
+static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
+{
+	u32 n = edge_ring_avail(&ent->ring, ent->inflight);
+	u64 done_at = m->eng.now + edge_exec_duration_ns(m->preset, &ent->k);
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		int ret = edge_engine_push(&m->eng, done_at, EDGE_EV_COMPLETE,
+					   ent->id, ent->ring.head + i,
+					   ent->gen);
+
+		/* Room was reserved at registration. */
+		EDGE_ASSERT(!ret);
+		if (ret)
+			break;
+	}
+	edge_ring_consume(&ent->ring, i);
+	ent->inflight += i;
+	ent->submitted += i;
+	m->inflight += i;
+	m->st.submitted += i;
+	return i;
+}
+
+/* Consume every rung doorbell; returns the events dispatched. */
+u32 edge_model_poll(struct edge_model *m)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < m->ekt.n; i++)
+		if (m->ekt.e[i].used)
+			n += poll_entry(m, &m->ekt.e[i]);
+	return n;
+}
+
+static void complete_one(struct edge_model *m, const struct edge_ev *ev)
+{
+	struct edge_ekt_entry *ent = edge_ekt_get(&m->ekt, ev->ekt);
+	struct edge_ring *r;
+	u32 code, res;
+
+	/* Events of a cancelled entry were removed with it. */
+	if (!ent || ent->gen != ev->gen) {
+		EDGE_ASSERT(0);
+		return;
+	}
+	r = &ent->ring;
+	code = edge_func_run(ent->k.func, (void *)edge_ring_param(r, ev->seq),
+			     r->param_size, &res);
+	edge_ring_complete(r, ev->seq, code, res);
+	ent->inflight--;
+	m->inflight--;
+	ent->completed++;
+	if (code == EDGE_CQE_DONE)
+		m->st.completed++;
+	else
+		m->st.errors++;
+	if (m->notify)
+		m->notify(ent->owner, ent->id);
+}
+
+/* Run every model event due at or before @until; returns how many ran. */
+u32 edge_model_run_until(struct edge_model *m, u64 until)
+{
+	struct edge_ev ev;
+	u32 n = 0;
+
+	while (edge_engine_pop_due(&m->eng, until, &ev)) {
+		switch (ev.kind) {
+		case EDGE_EV_COMPLETE:
+			complete_one(m, &ev);
+			break;
+		default:
+			EDGE_ASSERT(0);
+		}
+		n++;
+	}
+	return n;
+}
+
+u64 edge_model_next_time(const struct edge_model *m)
+{
+	return edge_engine_next_time(&m->eng);
+}
+
+u64 edge_model_now(const struct edge_model *m)
+{
+	return m->eng.now;
+}
+
+void edge_model_advance(struct edge_model *m, u64 now)
+{
+	edge_engine_advance(&m->eng, now);
+}
+
+/* Has any producer rung a doorbell the model can act on? */
+bool edge_model_doorbell_pending(const struct edge_model *m)
+{
+	u32 i;
+
+	for (i = 0; i < m->ekt.n; i++) {
+		const struct edge_ekt_entry *ent = &m->ekt.e[i];
+
+		if (ent->used && edge_ring_avail(&ent->ring, ent->inflight))
+			return true;
+	}
+	return false;
+}
+
+/* Front-end state every producer must see (EDGE_SQ_NEED_WAKEUP). */
+void edge_model_set_sq_flags(struct edge_model *m, u32 flags)
+{
+	u32 i;
+
+	m->sq_flags = flags;
+	for (i = 0; i < m->ekt.n; i++)
+		if (m->ekt.e[i].used)
+			edge_ring_set_flags(&m->ekt.e[i].ring, flags);
+}

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Device presets, from the papers' configuration tables.
+ */
+#include "preset.h"
+
+static const struct edge_preset edge_presets[] = {
+	{
+		/* EDGE Table II (Gem5-GPU, GTX 480-like). */
+		.name = "edge",
+		.num_cores = 16,
+		.clock_khz = 700000,
+		.warp_size = 32,
+		.threads_per_core = 2048,
+		.tb_slots_per_core = 16,
+		.regs_per_core = 65536,
+		.smem_per_core = 48 * 1024,
+		.max_block_threads = 1024,
+		.max_regs_per_thread = 255,
+	},
+	{
+		/*
+		 * LAX Table 2: 8 CUs at 1500 MHz, 4 SIMD x 10 wavefronts of
+		 * 64 lanes; 256 KB of vector registers is 65536 32-bit ones.
+		 */
+		.name = "lax",
+		.num_cores = 8,
+		.clock_khz = 1500000,
+		.warp_size = 64,
+		.threads_per_core = 4 * 10 * 64,
+		.tb_slots_per_core = 40,
+		.regs_per_core = 65536,
+		.smem_per_core = 64 * 1024,
+		.max_block_threads = 1024,
+		.max_regs_per_thread = 255,
+	},
+	{
+		/* A Hopper-class part at its boost clock. */
+		.name = "h100-like",
+		.num_cores = 132,
+		.clock_khz = 1980000,
+		.warp_size = 32,
+		.threads_per_core = 2048,
+		.tb_slots_per_core = 32,
+		.regs_per_core = 65536,
+		.smem_per_core = 228 * 1024,
+		.max_block_threads = 1024,
+		.max_regs_per_thread = 255,
+	},
+};
+
+const struct edge_preset *edge_preset_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(edge_presets); i++)
+		if (!strcmp(edge_presets[i].name, name))
+			return &edge_presets[i];
+	return NULL;
+}
+
+const struct edge_preset *edge_preset_default(void)
+{
+	return &edge_presets[0];
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Device presets: the shape of the modelled GPU, as data.
+ *
+ * A preset names the machine a device models; nothing in the model tests a
+ * preset's name, so a new GPU is a new row, not a new code path.
+ */
+#ifndef _EDGE_PRESET_H
+#define _EDGE_PRESET_H
+
+#include "edge_compat.h"
+
+struct edge_preset {
+	const char *name;
+	u32 num_cores;		/* SIMT cores (SMs / CUs) */
+	u32 clock_khz;		/* core clock */
+	u32 warp_size;
+	u32 threads_per_core;
+	u32 tb_slots_per_core;	/* resident thread blocks per core */
+	u32 regs_per_core;	/* 32-bit registers */
+	u32 smem_per_core;	/* bytes of shared memory */
+	u32 max_block_threads;
+	u32 max_regs_per_thread;
+};
+
+const struct edge_preset *edge_preset_find(const char *name);
+const struct edge_preset *edge_preset_default(void);
+
+#endif /* _EDGE_PRESET_H */

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Submission (parameter) and completion rings: the consumer side.
+ *
+ * The memory is shared with user space (or with another driver), so every
+ * index read from it is hostile: the consumer keeps its own copy of head
+ * and clamps what the producer claims to what the ring can hold.
+ */
+#ifndef _EDGE_RING_H
+#define _EDGE_RING_H
+
+#include "edge_compat.h"
+#include <linux/edge.h>
+
+/* Byte layout of one entry's two mappings; see struct edge_sq_offsets. */
+struct edge_ring_layout {
+	u32 sq_size;
+	u32 sq_head;
+	u32 sq_flags;
+	u32 sq_entries;
+	u32 cq_size;
+	u32 cq_head;
+	u32 cq_tail;
+	u32 cq_cqes;
+};
+
+struct edge_ring {
+	u32 *doorbell;		/* producer count (hostile) */
+	u32 *sq_head;		/* mirror of @head for the producer */
+	u32 *sq_flags;
+	u8 *params;
+	u32 *cq_tail;		/* mirror of @published */
+	struct edge_cqe *cqes;
+	u32 entries;		/* power of two */
+	u32 param_size;
+	u32 head;		/* consumer count: the truth */
+	u32 published;		/* completions written */
+};
+
+void edge_ring_layout(u32 entries, u32 param_size, u32 page_size,
+		      struct edge_ring_layout *l);
+void edge_ring_attach(struct edge_ring *r, u32 entries, u32 param_size,
+		      const struct edge_ring_layout *l, u32 *doorbell,
+		      void *sq, void *cq);
+u32 edge_ring_avail(const struct edge_ring *r, u32 inflight);
+const void *edge_ring_param(const struct edge_ring *r, u32 seq);
+void edge_ring_consume(struct edge_ring *r, u32 n);
+void edge_ring_complete(struct edge_ring *r, u32 seq, u32 code, u32 res);
+void edge_ring_set_flags(struct edge_ring *r, u32 flags);
+
+#endif /* _EDGE_RING_H */

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Validation of what user space asks for, before the model sees it.
+ */
+#ifndef _EDGE_VALIDATE_H
+#define _EDGE_VALIDATE_H
+
+#include "edge_compat.h"
+#include "preset.h"
+#include <linux/edge.h>
+
+/* An event kernel as the model holds it: validated, derived fields set. */
+struct edge_kdesc {
+	u32 func;
+	u32 priority;
+	u32 grid[3];
+	u32 block[3];
+	u32 regs_per_thread;
+	u32 smem_per_block;
+	u32 param_size;
+	u32 ring_entries;
+	u64 warp_cycles;
+	u64 num_tbs;		/* grid_x * grid_y * grid_z */
+	u32 block_threads;	/* block_x * block_y * block_z */
+	u32 warps_per_tb;
+};
+
+int edge_validate_register(const struct edge_preset *p,
+			   const struct edge_register *r,
+			   struct edge_kdesc *out);
+
+#endif /* _EDGE_VALIDATE_H */

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: LGPL-2.1 OR MIT
+/*
+ * libedge: ring access for /dev/edgeN.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+#include "libedge.h"
+
+#define load_acquire(p)		__atomic_load_n(p, __ATOMIC_ACQUIRE)
+#define store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
+#define load_relaxed(p)		__atomic_load_n(p, __ATOMIC_RELAXED)
+
+int edge_open(struct edge_dev *d, const char *path)
+{
+	void *db;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	d->fd = open(path, O_RDWR | O_CLOEXEC);
+	if (d->fd < 0)
+		return -errno;
+	d->info.size = sizeof(d->info);
+	if (ioctl(d->fd, EDGE_IOC_GET_INFO, &d->info)) {
+		ret = -errno;
+		goto err;
+	}
+	db = mmap(NULL, d->info.doorbell_size, PROT_READ | PROT_WRITE,
+		  MAP_SHARED, d->fd, d->info.doorbell_offset);
+	if (db == MAP_FAILED) {
+		ret = -errno;
+		goto err;
+	}
+	d->doorbells = db;
+	return 0;
+err:
+	close(d->fd);
+	d->fd = -1;
+	return ret;
+}
+
+void edge_close(struct edge_dev *d)
+{
+	if (d->doorbells)
+		munmap(d->doorbells, d->info.doorbell_size);
+	if (d->fd >= 0)
+		close(d->fd);
+	d->doorbells = NULL;
+	d->fd = -1;
+}
+
+void edge_register_init(struct edge_register *reg, uint32_t func,
+			uint32_t param_size, uint32_t ring_entries,
+			uint64_t warp_cycles)
+{
+	memset(reg, 0, sizeof(*reg));
+	reg->size = sizeof(*reg);
+	reg->func = func;
+	reg->grid_x = reg->grid_y = reg->grid_z = 1;
+	reg->block_x = 32;
+	reg->block_y = reg->block_z = 1;
+	reg->regs_per_thread = 32;
+	reg->param_size = param_size;
+	reg->ring_entries = ring_entries;
+	reg->warp_cycles = warp_cycles;
+}
+
+int edge_queue_create(struct edge_dev *d, struct edge_register *reg,
+		      struct edge_queue *q)
+{
+	struct edge_unregister ureg = { .size = sizeof(ureg) };
+	void *sq, *cq;
+	int ret;
+
+	memset(q, 0, sizeof(*q));
+	if (ioctl(d->fd, EDGE_IOC_REGISTER_EVENT, reg))
+		return -errno;
+	sq = mmap(NULL, reg->sq.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		  d->fd, reg->sq.mmap_offset);
+	if (sq == MAP_FAILED) {
+		ret = -errno;
+		goto err_reg;
+	}
+	cq = mmap(NULL, reg->cq.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		  d->fd, reg->cq.mmap_offset);
+	if (cq == MAP_FAILED) {
+		ret = -errno;
+		munmap(sq, reg->sq.mmap_size);
+		goto err_reg;
+	}
+	q->dev = d;
+	q->id = reg->id;
+	q->entries = reg->ring_entries;
+	q->param_size = reg->param_size;
+	q->doorbell = (uint32_t *)((char *)d->doorbells + reg->doorbell);
+	q->sq_map = sq;
+	q->sq_len = reg->sq.mmap_size;
+	q->sq_head = (uint32_t *)((char *)sq + reg->sq.head);
+	q->sq_flags = (uint32_t *)((char *)sq + reg->sq.flags);
+	q->params = (uint8_t *)sq + reg->sq.entries;
+	q->cq_map = cq;
+	q->cq_len = reg->cq.mmap_size;
+	q->cq_head = (uint32_t *)((char *)cq + reg->cq.head);
+	q->cq_tail = (uint32_t *)((char *)cq + reg->cq.tail);
+	q->cqes = (struct edge_cqe *)((char *)cq + reg->cq.cqes);
+	return 0;
+err_reg:
+	ureg.id = reg->id;
+	ioctl(d->fd, EDGE_IOC_UNREGISTER_EVENT, &ureg);
+	return ret;
+}
+
+int edge_queue_destroy(struct edge_queue *q)
+{
+	struct edge_unregister ureg = { .size = sizeof(ureg), .id = q->id };
+
+	if (ioctl(q->dev->fd, EDGE_IOC_UNREGISTER_EVENT, &ureg))
+		return -errno;
+	munmap(q->sq_map, q->sq_len);
+	munmap(q->cq_map, q->cq_len);
+	memset(q, 0, sizeof(*q));
+	return 0;
+}
+
+uint32_t edge_queue_inflight(const struct edge_queue *q)
+{
+	return q->tail - q->head;
+}
+
+uint32_t edge_queue_dispatched(const struct edge_queue *q)
+{
+	return load_acquire(q->sq_head);
+}
+
+/*
+ * A slot is free once its previous event was reaped: the kernel reads a
+ * parameter entry until that event completes.
+ */
+void *edge_queue_param(struct edge_queue *q)
+{
+	if (q->tail - q->head >= q->entries)
+		return NULL;
+	return q->params + (size_t)(q->tail & (q->entries - 1)) * q->param_size;
+}
+
+void edge_queue_submit(struct edge_queue *q, uint32_t n)
+{
+	q->tail += n;
+	/* Parameter stores are visible before the new tail. */
+	store_release(q->doorbell, q->tail);
+	/*
+	 * Pairs with the front end's barrier between setting NEED_WAKEUP
+	 * and its last look at the doorbells: either it sees our tail, or
+	 * we see its flag and kick.
+	 */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (load_relaxed(q->sq_flags) & EDGE_SQ_NEED_WAKEUP) {
+		ioctl(q->dev->fd, EDGE_IOC_KICK, 0);
+		q->kicks++;
+	}
+}
+
+int edge_queue_peek(struct edge_queue *q, struct edge_cqe *cqe)
+{
+	struct edge_cqe *c = &q->cqes[q->head & (q->entries - 1)];
+	uint32_t status;
+
+	if (q->head == q->tail)
+		return 0;
+	status = load_acquire(&c->status);
+	if (EDGE_CQE_CODE(status) == EDGE_CQE_PENDING ||
+	    EDGE_CQE_SEQ(status) != (q->head & EDGE_CQE_SEQ_MASK))
+		return 0;
+	cqe->status = status;
+	cqe->res = load_relaxed(&c->res);
+	return 1;
+}
+
+int edge_queue_wait(struct edge_queue *q, struct edge_cqe *cqe,
+		    int timeout_ms)
+{
+	struct pollfd pfd = { .fd = q->dev->fd, .events = POLLIN };
+	int ret;
+
+	if (q->head == q->tail)
+		return -EINVAL;
+	while (!edge_queue_peek(q, cqe)) {
+		ret = poll(&pfd, 1, timeout_ms);
+		if (ret < 0 && errno != EINTR)
+			return -errno;
+		if (ret == 0)
+			return edge_queue_peek(q, cqe) ? 0 : -ETIME;
+	}
+	return 0;
+}
+
+void edge_queue_cqe_seen(struct edge_queue *q)
+{
+	q->head++;
+	/* The kernel's poll() compares its tail with this. */
+	store_release(q->cq_head, q->head);
+}

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * edge: an emulated event-driven GPU front end (EDGE, event kernels).
+ *
+ * This header is the whole user ABI of /dev/edgeN.  It follows a few rules:
+ *  - only fixed-width types, explicit padding, no pointer-sized fields;
+ *  - every extensible struct starts with a __u32 size that the caller sets
+ *    to sizeof() as it knows it (see "Struct sizes" in
+ *    Documentation/uapi.rst: E2BIG rules of sched_setattr());
+ *  - reserved and padding fields are written as zero by the caller, or the
+ *    call fails with EINVAL;
+ *  - user space maps rings with the offsets the kernel reports, never with
+ *    a layout it assumes (as io_uring's io_uring_params does).
+ */
+#ifndef _UAPI_LINUX_EDGE_H
+#define _UAPI_LINUX_EDGE_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define EDGE_ABI_VERSION	1
+
+/* Builtin event-kernel functions (struct edge_register.func). */
+enum edge_func {
+	EDGE_FN_INVALID	= 0,
+	/* Runs for its modelled time, computes nothing; cqe.res = 0. */
+	EDGE_FN_NOP	= 1,
+	/* cqe.res = first __u32 of the parameter entry (order checks). */
+	EDGE_FN_ECHO	= 2,
+	EDGE_FN_MAX	= EDGE_FN_ECHO,
+};
+
+#define EDGE_PRIO_MAX		15	/* 0 lowest .. 15 highest, as KFD */
+
+/* struct edge_info.time_mode */
+#define EDGE_TIME_REAL		0	/* model time follows ktime */
+#define EDGE_TIME_VIRTUAL	1	/* model time jumps to the next event */
+
+/**
+ * struct edge_info - EDGE_IOC_GET_INFO: ABI version, limits, model config
+ *
+ * The caller sets @size to the size it knows (at least
+ * EDGE_INFO_SIZE_VER0).  The kernel writes min(@size, its own size) bytes
+ * and sets @size to the number of bytes it wrote.  Every other field is
+ * written by the kernel.
+ */
+struct edge_info {
+	__u32 size;
+	__u32 abi_version;
+	__u32 ekt_entries;		/* event kernel table size */
+	__u32 max_ring_entries;		/* largest edge_register.ring_entries */
+	__u32 max_param_size;		/* largest edge_register.param_size */
+	__u32 max_ring_bytes;		/* ring_entries * param_size limit */
+	__u32 max_block_threads;	/* block_x * block_y * block_z limit */
+	__u32 max_grid_x;
+	__u32 max_grid_yz;
+	__u32 max_regs_per_thread;
+	__u32 max_smem_per_block;	/* bytes */
+	__u32 prio_max;			/* EDGE_PRIO_MAX */
+	__u32 warp_size;
+	__u32 num_cores;		/* SIMT cores of the model */
+	__u32 clock_khz;		/* model core clock */
+	__u32 time_mode;		/* EDGE_TIME_* */
+	__u32 poll_idle_us;		/* front end polls this long, then sleeps */
+	__u32 doorbell_size;		/* mmap length of the doorbell page */
+	__u64 doorbell_offset;		/* mmap offset of the doorbell page */
+	__u8  preset[16];		/* model preset name, NUL terminated */
+};
+#define EDGE_INFO_SIZE_VER0	96
+
+/**
+ * struct edge_sq_offsets - where a submission (parameter) ring lives
+ * @mmap_offset: pass to mmap() as offset
+ * @mmap_size: pass to mmap() as length (exactly)
+ * @head: byte offset of the kernel's consumer count (__u32, read-only for
+ *        user space): parameter entries below it have been read
+ * @flags: byte offset of the ring flags word (__u32, EDGE_SQ_*)
+ * @entries: byte offset of the parameter entry array
+ * @resv: zero
+ *
+ * The producer count (tail) is not in the ring: it is the entry's doorbell
+ * word.  Entry n lives at @entries + (n & (ring_entries - 1)) * param_size.
+ */
+struct edge_sq_offsets {
+	__u64 mmap_offset;
+	__u32 mmap_size;
+	__u32 head;
+	__u32 flags;
+	__u32 entries;
+	__u32 resv[2];
+};
+
+/* Set by the kernel when the front end sleeps: ring, then EDGE_IOC_KICK. */
+#define EDGE_SQ_NEED_WAKEUP	(1U << 0)
+
+/**
+ * struct edge_cq_offsets - where a completion ring lives
+ * @mmap_offset: pass to mmap() as offset
+ * @mmap_size: pass to mmap() as length (exactly)
+ * @head: byte offset of the consumer count (__u32, written by user space
+ *        as it reaps; poll() reports EPOLLIN while tail != head)
+ * @tail: byte offset of the number of completions the kernel published
+ * @cqes: byte offset of the struct edge_cqe array
+ * @resv: zero
+ *
+ * Completion entry n & (ring_entries - 1) belongs to the event submitted
+ * as number n (its parameter entry has the same index).
+ */
+struct edge_cq_offsets {
+	__u64 mmap_offset;
+	__u32 mmap_size;
+	__u32 head;
+	__u32 tail;
+	__u32 cqes;
+	__u32 resv[2];
+};
+
+/* Completion codes, in the low 8 bits of edge_cqe.status. */
+#define EDGE_CQE_PENDING	0	/* not written yet */
+#define EDGE_CQE_DONE		1	/* ran; res holds the function result */
+#define EDGE_CQE_ERROR		2	/* failed; res holds a positive errno */
+#define EDGE_CQE_REJECTED	3	/* refused by admission; not run */
+#define EDGE_CQE_CANCELLED	4	/* torn down before it completed */
+
+/*
+ * The status word carries the low 24 bits of the event's number next to
+ * the code, so a status left from the previous lap of the ring is never
+ * mistaken for this event's.  The kernel writes @res first and then
+ * @status with a release store; read @status with an acquire load.
+ */
+#define EDGE_CQE_CODE(status)		((status) & 0xffU)
+#define EDGE_CQE_SEQ(status)		((status) >> 8)
+#define EDGE_CQE_SEQ_MASK		0xffffffU
+#define EDGE_CQE_STATUS(code, seq)	((((seq) & EDGE_CQE_SEQ_MASK) << 8) | (code))
+
+struct edge_cqe {
+	__u32 status;
+	__u32 res;
+};
+
+/**
+ * struct edge_register - EDGE_IOC_REGISTER_EVENT (edgeRegisterEvent)
+ *
+ * Fields up to @warp_cycles are written by the caller; @id and the rest
+ * by the kernel on success.  On failure nothing is registered.
+ */
+struct edge_register {
+	__u32 size;
+	__u32 flags;			/* must be 0 */
+	__u32 func;			/* enum edge_func */
+	__u32 priority;			/* 0 .. EDGE_PRIO_MAX */
+	__u32 grid_x, grid_y, grid_z;
+	__u32 block_x, block_y, block_z;
+	__u32 regs_per_thread;
+	__u32 smem_per_block;		/* bytes */
+	__u32 param_size;		/* bytes per entry, multiple of 8 */
+	__u32 ring_entries;		/* max in-flight events, power of two */
+	__u64 warp_cycles;		/* timing: core cycles a warp runs */
+	__u32 id;			/* out: EKT index */
+	__u32 doorbell;			/* out: byte offset in doorbell page */
+	struct edge_sq_offsets sq;	/* out */
+	struct edge_cq_offsets cq;	/* out */
+};
+#define EDGE_REGISTER_SIZE_VER0	136
+
+/**
+ * struct edge_unregister - EDGE_IOC_UNREGISTER_EVENT (edgeUnregisterEvent)
+ *
+ * Fails with EBUSY while the entry has events in flight or rung but not
+ * yet consumed; wait for their completions and retry.
+ */
+struct edge_unregister {
+	__u32 size;
+	__u32 id;
+	__u32 flags;			/* must be 0 */
+	__u32 pad;			/* must be 0 */
+};
+#define EDGE_UNREGISTER_SIZE_VER0	16
+
+/*
+ * The argument of every ioctl but KICK is a struct whose first field is
+ * its size, so the command numbers do not encode a size (as iommufd).
+ * KICK takes no argument (pass 0): it wakes a sleeping front end.
+ */
+#define EDGE_IOC_MAGIC			0xED
+#define EDGE_IOC_GET_INFO		_IO(EDGE_IOC_MAGIC, 0x01)
+#define EDGE_IOC_REGISTER_EVENT		_IO(EDGE_IOC_MAGIC, 0x02)
+#define EDGE_IOC_UNREGISTER_EVENT	_IO(EDGE_IOC_MAGIC, 0x03)
+#define EDGE_IOC_KICK			_IO(EDGE_IOC_MAGIC, 0x04)
+
+#endif /* _UAPI_LINUX_EDGE_H */
