@@ -32,6 +32,7 @@ struct edge_device {
 	bool virtual_time;
 	u64 t0;				/* ktime of model time 0 (real mode) */
 	u32 poll_idle_us;		/* busy-poll window before sleeping */
+	int cpu;			/* front end's CPU, -1 for any */
 	u64 sleeps;			/* front end went to sleep */
 	u64 wakeups;			/* ... and was woken before its timeout */
 };
@@ -60,6 +61,7 @@ void edge_notify(void *owner, u32 id);
 int edge_frontend_start(struct edge_device *ed);
 void edge_frontend_stop(struct edge_device *ed);
 void edge_frontend_kick(struct edge_device *ed);
+int edge_frontend_set_cpu(struct edge_device *ed, int cpu);
 u64 edge_frontend_now(struct edge_device *ed);
 
 /* mmap.c */

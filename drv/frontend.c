@@ -9,6 +9,7 @@
 #include <linux/ktime.h>
 #include <linux/hrtimer.h>
 #include <linux/sched/signal.h>
+#include <linux/cpumask.h>
 
 #include "edge_drv.h"
 
@@ -114,6 +115,24 @@ static int frontend_thread(void *data)
 	}
 	mutex_unlock(&ed->lock);
 	return 0;
+}
+
+/*
+ * Pin the front end, as SQPOLL's sq_thread_cpu does: a polling thread
+ * that shares a CPU with its producer costs the producer its time slice.
+ */
+int edge_frontend_set_cpu(struct edge_device *ed, int cpu)
+{
+	const struct cpumask *mask;
+	int ret;
+
+	if (cpu < -1 || cpu >= (int)nr_cpu_ids || (cpu >= 0 && !cpu_online(cpu)))
+		return -EINVAL;
+	mask = cpu < 0 ? cpu_possible_mask : cpumask_of(cpu);
+	ret = set_cpus_allowed_ptr(ed->thread, mask);
+	if (!ret)
+		WRITE_ONCE(ed->cpu, cpu);
+	return ret;
 }
 
 int edge_frontend_start(struct edge_device *ed)

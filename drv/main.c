@@ -66,6 +66,7 @@ static int edge_device_create(int index, const struct edge_preset *p)
 	ed->index = index;
 	ed->virtual_time = virtual_time;
 	ed->poll_idle_us = poll_idle_us;
+	ed->cpu = -1;
 	ed->t0 = ktime_get_ns();
 	mutex_init(&ed->lock);
 	init_waitqueue_head(&ed->wait);

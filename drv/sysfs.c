@@ -135,6 +135,30 @@ static ssize_t poll_idle_us_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(poll_idle_us);
 
+static ssize_t cpu_show(struct device *dev, struct device_attribute *attr,
+			char *buf)
+{
+	struct edge_device *ed = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%d\n", READ_ONCE(ed->cpu));
+}
+
+static ssize_t cpu_store(struct device *dev, struct device_attribute *attr,
+			 const char *buf, size_t count)
+{
+	struct edge_device *ed = dev_get_drvdata(dev);
+	int cpu, ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	ret = kstrtoint(buf, 0, &cpu);
+	if (ret)
+		return ret;
+	ret = edge_frontend_set_cpu(ed, cpu);
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_RW(cpu);
+
 static struct attribute *edge_attrs[] = {
 	&dev_attr_submitted.attr,
 	&dev_attr_completed.attr,
@@ -148,6 +172,7 @@ static struct attribute *edge_attrs[] = {
 	&dev_attr_preset.attr,
 	&dev_attr_time_mode.attr,
 	&dev_attr_poll_idle_us.attr,
+	&dev_attr_cpu.attr,
 	NULL,
 };
 

@@ -141,11 +141,18 @@ uint32_t edge_queue_dispatched(const struct edge_queue *q)
  * A slot is free once its previous event was reaped: the kernel reads a
  * parameter entry until that event completes.
  */
+void *edge_queue_param_ahead(struct edge_queue *q, uint32_t k)
+{
+	uint32_t seq = q->tail + k;
+
+	if (seq - q->head >= q->entries)
+		return NULL;
+	return q->params + (size_t)(seq & (q->entries - 1)) * q->param_size;
+}
+
 void *edge_queue_param(struct edge_queue *q)
 {
-	if (q->tail - q->head >= q->entries)
-		return NULL;
-	return q->params + (size_t)(q->tail & (q->entries - 1)) * q->param_size;
+	return edge_queue_param_ahead(q, 0);
 }
 
 void edge_queue_submit(struct edge_queue *q, uint32_t n)

@@ -54,6 +54,8 @@ int edge_queue_destroy(struct edge_queue *q);
 
 /* Next free parameter entry, or NULL while the ring is full. */
 void *edge_queue_param(struct edge_queue *q);
+/* The @k-th free entry after that (a batch), or NULL past the free room. */
+void *edge_queue_param_ahead(struct edge_queue *q, uint32_t k);
 /* Publish @n filled entries: ring the doorbell, kick if the GPU sleeps. */
 void edge_queue_submit(struct edge_queue *q, uint32_t n);
 /* Events submitted and not reaped. */

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * edge-bench: front-end latencies and throughput, measured in one run so
+ * the numbers compare with each other (TCG timing moves between runs).
+ *
+ * The front end is measured twice: polling (a long idle window, so the
+ * thread is spinning when the doorbell rings) and sleeping (idle window 0,
+ * and each sample waits until the ring shows NEED_WAKEUP, so every
+ * doorbell goes through the KICK and wake-up path).
+ *
+ * Prints name=value lines for scripts; all times in ns.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/ioctl.h>
+
+#include "libedge.h"
+
+#define SAMPLES		2000
+#define NULL_BATCH	1000
+#define NULL_BATCHES	300
+#define TPUT_EVENTS	200000
+#define TPUT_RING	256
+
+static const char *sysfs_idle = "/sys/class/edge/edge0/poll_idle_us";
+static const char *sysfs_cpu = "/sys/class/edge/edge0/cpu";
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t pct(uint64_t *v, size_t n, unsigned int p)
+{
+	size_t i;
+
+	qsort(v, n, sizeof(*v), cmp_u64);
+	i = (n * p + 99) / 100;
+	return v[i ? i - 1 : 0];
+}
+
+static void die(const char *what, int err)
+{
+	fprintf(stderr, "edge-bench: %s: %s\n", what, strerror(err));
+	exit(1);
+}
+
+static void sysfs_write(const char *path, int v)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fprintf(f, "%d\n", v) < 0 || fclose(f))
+		die(path, errno);
+}
+
+static void set_idle(unsigned int us)
+{
+	sysfs_write(sysfs_idle, (int)us);
+}
+
+/* Front end on CPU 0, this producer on CPU 1: neither steals the other's. */
+static void pin(void)
+{
+	cpu_set_t set;
+
+	sysfs_write(sysfs_cpu, 0);
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity", errno);
+}
+
+static void wait_asleep(struct edge_queue *q)
+{
+	uint64_t end = now_ns() + 2000000000ULL;
+
+	while (!(__atomic_load_n(q->sq_flags, __ATOMIC_ACQUIRE) &
+		 EDGE_SQ_NEED_WAKEUP))
+		if (now_ns() > end)
+			die("front end never slept", ETIME);
+}
+
+/*
+ * One event at a time: time from the doorbell store to the kernel's
+ * consumer count passing it (dispatch), and to its completion status.
+ */
+static void latency(struct edge_queue *q, bool sleeping, uint64_t *disp,
+		    uint64_t *done)
+{
+	struct edge_cqe cqe;
+	unsigned int i;
+
+	for (i = 0; i < SAMPLES; i++) {
+		uint32_t *p = edge_queue_param(q);
+		uint32_t want = q->tail + 1;
+		uint64_t t0;
+
+		if (sleeping)
+			wait_asleep(q);
+		p[0] = i;
+		t0 = now_ns();
+		edge_queue_submit(q, 1);
+		while ((int32_t)(edge_queue_dispatched(q) - want) < 0)
+			;
+		disp[i] = now_ns() - t0;
+		while (!edge_queue_peek(q, &cqe))
+			;
+		done[i] = now_ns() - t0;
+		if (EDGE_CQE_CODE(cqe.status) != EDGE_CQE_DONE || cqe.res != i)
+			die("wrong completion", EIO);
+		edge_queue_cqe_seen(q);
+	}
+}
+
+struct lat {
+	uint64_t disp_p50, disp_p99, done_p50, done_p99;
+};
+
+static void report_latency(const char *mode, struct edge_queue *q,
+			   bool sleeping, struct lat *l)
+{
+	static uint64_t disp[SAMPLES], done[SAMPLES];
+
+	latency(q, sleeping, disp, done);
+	l->disp_p50 = pct(disp, SAMPLES, 50);
+	l->disp_p99 = pct(disp, SAMPLES, 99);
+	l->done_p50 = pct(done, SAMPLES, 50);
+	l->done_p99 = pct(done, SAMPLES, 99);
+	printf("doorbell_dispatch_%s_p50_ns=%llu\n", mode,
+	       (unsigned long long)l->disp_p50);
+	printf("doorbell_dispatch_%s_p99_ns=%llu\n", mode,
+	       (unsigned long long)l->disp_p99);
+	printf("doorbell_complete_%s_p50_ns=%llu\n", mode,
+	       (unsigned long long)l->done_p50);
+	printf("doorbell_complete_%s_p99_ns=%llu\n", mode,
+	       (unsigned long long)l->done_p99);
+}
+
+/* An unknown command: the syscall and the driver's dispatch, nothing else. */
+static void null_ioctl(struct edge_dev *d)
+{
+	static uint64_t per_call[NULL_BATCHES];
+	unsigned int b, i;
+
+	for (b = 0; b < NULL_BATCHES; b++) {
+		uint64_t t0 = now_ns();
+
+		for (i = 0; i < NULL_BATCH; i++)
+			if (ioctl(d->fd, _IO(EDGE_IOC_MAGIC, 0x7f), 0) != -1 ||
+			    errno != ENOTTY)
+				die("null ioctl", errno);
+		per_call[b] = (now_ns() - t0) / NULL_BATCH;
+	}
+	printf("null_ioctl_p50_ns=%llu\n",
+	       (unsigned long long)pct(per_call, NULL_BATCHES, 50));
+	printf("null_ioctl_p99_ns=%llu\n",
+	       (unsigned long long)pct(per_call, NULL_BATCHES, 99));
+}
+
+/* Keep the ring full: events/s through one entry, front end polling. */
+static void throughput(struct edge_dev *d)
+{
+	struct edge_register reg;
+	struct edge_queue q;
+	struct edge_cqe cqe;
+	uint32_t sent = 0, got = 0;
+	uint64_t t0, t;
+	int ret;
+
+	edge_register_init(&reg, EDGE_FN_ECHO, 8, TPUT_RING, 1);
+	ret = edge_queue_create(d, &reg, &q);
+	if (ret)
+		die("register", -ret);
+	t0 = now_ns();
+	while (got < TPUT_EVENTS) {
+		uint32_t n = 0, *p;
+
+		while (sent + n < TPUT_EVENTS &&
+		       (p = edge_queue_param_ahead(&q, n))) {
+			p[0] = sent + n;
+			n++;
+		}
+		if (n) {
+			edge_queue_submit(&q, n);
+			sent += n;
+		}
+		while (edge_queue_peek(&q, &cqe)) {
+			if (cqe.res != got)
+				die("throughput order", EIO);
+			edge_queue_cqe_seen(&q);
+			got++;
+		}
+	}
+	t = now_ns() - t0;
+	printf("events_per_s=%.0f\n", TPUT_EVENTS * 1e9 / t);
+	edge_queue_destroy(&q);
+}
+
+int main(void)
+{
+	struct edge_register reg;
+	struct lat poll, sleep;
+	struct edge_queue q;
+	struct edge_dev d;
+	int ret;
+
+	ret = edge_open(&d, "/dev/edge0");
+	if (ret)
+		die("open /dev/edge0", -ret);
+	pin();
+	/* One model cycle: the front end's own cost dominates. */
+	edge_register_init(&reg, EDGE_FN_ECHO, 8, 64, 1);
+	ret = edge_queue_create(&d, &reg, &q);
+	if (ret)
+		die("register", -ret);
+
+	set_idle(1000000);
+	report_latency("poll", &q, false, &poll);
+	set_idle(0);
+	report_latency("sleep", &q, true, &sleep);
+	printf("sleep_kicks=%llu\n", (unsigned long long)q.kicks);
+	printf("dispatch_sleep_vs_poll_p50_ratio=%.2f\n",
+	       (double)sleep.disp_p50 / poll.disp_p50);
+	printf("complete_sleep_vs_poll_p50_ratio=%.2f\n",
+	       (double)sleep.done_p50 / poll.done_p50);
+	set_idle(1000000);
+	null_ioctl(&d);
+	throughput(&d);
+	set_idle(1000);
+	sysfs_write(sysfs_cpu, -1);
+	edge_queue_destroy(&q);
+	edge_close(&d);
+	return 0;
+}
