@@ -224,6 +224,7 @@ static __poll_t edge_poll(struct file *file, poll_table *pt)
 			continue;
 		head = fr->cq + fr->layout.cq_head;
 		tail = fr->cq + fr->layout.cq_tail;
+		/* Pairs with the model's release of the completion count. */
 		if (smp_load_acquire(tail) != READ_ONCE(*head))
 			mask = EPOLLIN | EPOLLRDNORM;
 	}

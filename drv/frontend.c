@@ -59,6 +59,7 @@ static void frontend_sleep(struct edge_device *ed, u64 timeout_ns)
 
 	prepare_to_wait(&ed->wait, &wait, TASK_INTERRUPTIBLE);
 	edge_model_set_sq_flags(&ed->model, EDGE_SQ_NEED_WAKEUP);
+	/* Flag store before doorbell loads; pairs with libedge's fence. */
 	smp_mb();
 	if (!edge_model_doorbell_pending(&ed->model) &&
 	    !kthread_should_stop()) {

@@ -8,12 +8,13 @@
 #include <linux/mm.h>
 #include <linux/vmalloc.h>
 #include <linux/fs.h>
+#include <linux/bits.h>
 
 #include "edge_drv.h"
 
 #define EDGE_MMAP_DOORBELL	0ULL
-#define EDGE_MMAP_SQ		(1ULL << 32)
-#define EDGE_MMAP_CQ		(2ULL << 32)
+#define EDGE_MMAP_SQ		BIT_ULL(32)
+#define EDGE_MMAP_CQ		BIT_ULL(33)
 #define EDGE_MMAP_ID_SHIFT	24	/* 16 MiB apart: > EDGE_MAX_RING_BYTES */
 
 u64 edge_mmap_sq_offset(u32 id)
@@ -45,8 +46,8 @@ int edge_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct edge_file *ef = file->private_data;
 	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
-	u64 kind = off & ~((1ULL << 32) - 1);
-	u64 id = (off & ((1ULL << 32) - 1)) >> EDGE_MMAP_ID_SHIFT;
+	u64 kind = off & ~(BIT_ULL(32) - 1);
+	u64 id = (off & (BIT_ULL(32) - 1)) >> EDGE_MMAP_ID_SHIFT;
 	struct edge_file_ring *fr;
 	int ret;
 
@@ -60,7 +61,7 @@ int edge_mmap(struct file *file, struct vm_area_struct *vma)
 		return edge_map(vma, ef->doorbells, PAGE_SIZE);
 
 	if (id >= EDGE_EKT_ENTRIES ||
-	    (off & ((1ULL << EDGE_MMAP_ID_SHIFT) - 1)) ||
+	    (off & (BIT_ULL(EDGE_MMAP_ID_SHIFT) - 1)) ||
 	    (kind != EDGE_MMAP_SQ && kind != EDGE_MMAP_CQ))
 		return -EINVAL;
 

@@ -9,31 +9,34 @@
 
 #include "edge_drv.h"
 
-static u64 edge_stat(struct device *dev, size_t off)
+/* A counter of struct edge_model_stats, named by its offset. */
+struct edge_stat_attr {
+	struct device_attribute attr;
+	size_t off;
+};
+
+static ssize_t edge_stat_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
 {
 	struct edge_device *ed = dev_get_drvdata(dev);
+	size_t off = container_of(attr, struct edge_stat_attr, attr)->off;
 	u64 v;
 
 	mutex_lock(&ed->lock);
 	v = *(u64 *)((u8 *)&ed->model.st + off);
 	mutex_unlock(&ed->lock);
-	return v;
+	return sysfs_emit(buf, "%llu\n", v);
 }
 
-#define EDGE_STAT_ATTR(name)						\
-static ssize_t name##_show(struct device *dev,				\
-			   struct device_attribute *attr, char *buf)	\
-{									\
-	return sysfs_emit(buf, "%llu\n",				\
-			  edge_stat(dev, offsetof(struct edge_model_stats, name))); \
-}									\
-static DEVICE_ATTR_RO(name)
+#define EDGE_STAT_OFF(field)	offsetof(struct edge_model_stats, field)
 
-EDGE_STAT_ATTR(submitted);
-EDGE_STAT_ATTR(completed);
-EDGE_STAT_ATTR(errors);
-EDGE_STAT_ATTR(rejected);
-EDGE_STAT_ATTR(cancelled);
+static struct edge_stat_attr edge_stat_attrs[] = {
+	{ __ATTR(submitted, 0444, edge_stat_show, NULL), EDGE_STAT_OFF(submitted) },
+	{ __ATTR(completed, 0444, edge_stat_show, NULL), EDGE_STAT_OFF(completed) },
+	{ __ATTR(errors, 0444, edge_stat_show, NULL), EDGE_STAT_OFF(errors) },
+	{ __ATTR(rejected, 0444, edge_stat_show, NULL), EDGE_STAT_OFF(rejected) },
+	{ __ATTR(cancelled, 0444, edge_stat_show, NULL), EDGE_STAT_OFF(cancelled) },
+};
 
 static ssize_t inflight_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
@@ -160,11 +163,11 @@ static ssize_t cpu_store(struct device *dev, struct device_attribute *attr,
 static DEVICE_ATTR_RW(cpu);
 
 static struct attribute *edge_attrs[] = {
-	&dev_attr_submitted.attr,
-	&dev_attr_completed.attr,
-	&dev_attr_errors.attr,
-	&dev_attr_rejected.attr,
-	&dev_attr_cancelled.attr,
+	&edge_stat_attrs[0].attr.attr,
+	&edge_stat_attrs[1].attr.attr,
+	&edge_stat_attrs[2].attr.attr,
+	&edge_stat_attrs[3].attr.attr,
+	&edge_stat_attrs[4].attr.attr,
 	&dev_attr_inflight.attr,
 	&dev_attr_registered.attr,
 	&dev_attr_sleeps.attr,

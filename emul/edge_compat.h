@@ -44,15 +44,19 @@ static inline u64 edge_div64(u64 a, u32 b)
 	return div_u64(a, b);
 }
 
-/* Ring words shared with user space. */
+/*
+ * Ring words shared with user space: acquire pairs with the producer's
+ * release of its tail; release orders our writes before a status or count.
+ */
 #define edge_load_acquire(p)		smp_load_acquire(p)
+/* Release: see above. */
 #define edge_store_release(p, v)	smp_store_release(p, v)
 #define edge_read_once(x)		READ_ONCE(x)
 #define edge_write_once(x, v)		WRITE_ONCE(x, v)
 
 #else /* user space */
 
-#include <stdint.h>
+#include <linux/types.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
@@ -60,12 +64,12 @@ static inline u64 edge_div64(u64 a, u32 b)
 #include <errno.h>
 #include <assert.h>
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int32_t s32;
-typedef int64_t s64;
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __s32 s32;
+typedef __s64 s64;
 
 static inline void *edge_zalloc(size_t size)
 {

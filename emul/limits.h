@@ -13,6 +13,6 @@
 #define EDGE_MAX_GRID_X		0x7fffffffU
 #define EDGE_MAX_GRID_YZ	65535U
 /* Keeps cycles * 1e6 / clock_khz inside 64 bits. */
-#define EDGE_MAX_WARP_CYCLES	(1ULL << 40)
+#define EDGE_MAX_WARP_CYCLES	0x10000000000ULL	/* 2^40 */
 
 #endif /* _EDGE_LIMITS_H */

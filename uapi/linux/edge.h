@@ -66,6 +66,7 @@ struct edge_info {
 	__u64 doorbell_offset;		/* mmap offset of the doorbell page */
 	__u8  preset[16];		/* model preset name, NUL terminated */
 };
+
 #define EDGE_INFO_SIZE_VER0	96
 
 /**
@@ -91,7 +92,7 @@ struct edge_sq_offsets {
 };
 
 /* Set by the kernel when the front end sleeps: ring, then EDGE_IOC_KICK. */
-#define EDGE_SQ_NEED_WAKEUP	(1U << 0)
+#define EDGE_SQ_NEED_WAKEUP	0x1U
 
 /**
  * struct edge_cq_offsets - where a completion ring lives
@@ -161,6 +162,7 @@ struct edge_register {
 	struct edge_sq_offsets sq;	/* out */
 	struct edge_cq_offsets cq;	/* out */
 };
+
 #define EDGE_REGISTER_SIZE_VER0	136
 
 /**
@@ -175,6 +177,7 @@ struct edge_unregister {
 	__u32 flags;			/* must be 0 */
 	__u32 pad;			/* must be 0 */
 };
+
 #define EDGE_UNREGISTER_SIZE_VER0	16
 
 /*
