@@ -82,6 +82,9 @@ bench: deps all
 	@grep -E '^[a-z0-9_]+=' $(BUILD)/bench.out > Documentation/results/spine-bench.txt
 	@echo "kept in Documentation/results/spine-bench.txt"
 
+lint: module
+	@tools/lint.sh
+
 clean:
 	-. $(KENV) 2>/dev/null && $(MAKE) -C $$KDIR M=$(CURDIR) clean
 	rm -rf $(BUILD)

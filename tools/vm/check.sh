@@ -12,6 +12,13 @@ mkdir -p "$build"
 status=0
 taps=()
 
+echo "== lint: checkpatch --strict, sparse"
+if ! "$top/tools/lint.sh" >"$build/lint.tap" 2>&1; then
+	status=1
+fi
+cat "$build/lint.tap"
+taps+=("$build/lint.tap")
+
 echo "== host: emul/ unit tests (ASan+UBSan)"
 if ! make -s -C "$top" host-tests >"$build/host.tap" 2>"$build/host.err"; then
 	status=1
