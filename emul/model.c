@@ -99,6 +99,12 @@ u32 edge_model_cancel(struct edge_model *m, u32 id)
 	if (!ent)
 		return 0;
 	r = &ent->ring;
+	/*
+	 * Rung but never consumed: they were submitted, so they get a status.
+	 * Only the slots not held by events in flight can hold them, so a
+	 * hostile tail never makes us write a slot twice.
+	 */
+	rung = edge_ring_avail(r, ent->inflight);
 	edge_engine_remove_ekt(&m->eng, id);
 	for (seq = r->head - ent->inflight; seq != r->head; seq++) {
 		edge_ring_complete(r, seq, EDGE_CQE_CANCELLED, ECANCELED);
@@ -106,8 +112,6 @@ u32 edge_model_cancel(struct edge_model *m, u32 id)
 	}
 	m->inflight -= ent->inflight;
 	ent->inflight = 0;
-	/* Rung but never consumed: they were submitted, so they get a status. */
-	rung = edge_ring_avail(r, 0);
 	for (seq = r->head; seq != r->head + rung; seq++) {
 		edge_ring_complete(r, seq, EDGE_CQE_CANCELLED, ECANCELED);
 		n++;

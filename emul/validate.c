@@ -33,6 +33,11 @@ int edge_validate_register(const struct edge_preset *p,
 		return -EINVAL;
 	if (!r->block_x || !r->block_y || !r->block_z)
 		return -EINVAL;
+	/* Bound each factor first: three u32s can wrap a u64 product. */
+	if (r->block_x > p->max_block_threads ||
+	    r->block_y > p->max_block_threads ||
+	    r->block_z > p->max_block_threads)
+		return -EINVAL;
 	threads = (u64)r->block_x * r->block_y * r->block_z;
 	if (threads > p->max_block_threads)
 		return -EINVAL;
