@@ -33,6 +33,7 @@ struct edge_device {
 	u64 t0;				/* ktime of model time 0 (real mode) */
 	u32 poll_idle_us;		/* busy-poll window before sleeping */
 	int cpu;			/* front end's CPU, -1 for any */
+	bool vt_hold;			/* virtual time frozen (tests) */
 	u64 sleeps;			/* front end went to sleep */
 	u64 wakeups;			/* ... and was woken before its timeout */
 };
@@ -69,7 +70,8 @@ int edge_mmap(struct file *file, struct vm_area_struct *vma);
 u64 edge_mmap_sq_offset(u32 id);
 u64 edge_mmap_cq_offset(u32 id);
 
-/* sysfs.c */
+/* sysfs.c, sysfs_sched.c */
 extern const struct attribute_group *edge_groups[];
+extern const struct attribute_group edge_sched_group;
 
 #endif /* _EDGE_DRV_H */

@@ -36,10 +36,10 @@ static bool frontend_step(struct edge_device *ed)
 	if (!ed->virtual_time)
 		edge_model_advance(m, edge_frontend_now(ed));
 	work = edge_model_poll(m);
-	if (ed->virtual_time)
-		work += edge_model_run_until(m, edge_model_next_time(m));
-	else
+	if (!ed->virtual_time)
 		work += edge_model_run_until(m, edge_model_now(m));
+	else if (!READ_ONCE(ed->vt_hold))
+		work += edge_model_run_until(m, edge_model_next_time(m));
 	return work;
 }
 
@@ -96,6 +96,9 @@ static int frontend_thread(void *data)
 			now = ktime_get_ns();
 			idle_ns = (u64)READ_ONCE(ed->poll_idle_us) * NSEC_PER_USEC;
 			next = edge_model_next_time(&ed->model);
+			/* Held virtual time has nothing to run: idle. */
+			if (ed->virtual_time && READ_ONCE(ed->vt_hold))
+				next = EDGE_TIME_NEVER;
 			if (next == EDGE_TIME_NEVER) {
 				if (now - last_work >= idle_ns) {
 					frontend_sleep(ed, 0);

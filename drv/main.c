@@ -52,7 +52,7 @@ static void edge_device_destroy(struct edge_device *ed)
 	edge_model_fini(&ed->model);
 	mutex_unlock(&ed->lock);
 	mutex_destroy(&ed->lock);
-	kfree(ed);
+	kvfree(ed);
 }
 
 static int edge_device_create(int index, const struct edge_preset *p)
@@ -60,7 +60,7 @@ static int edge_device_create(int index, const struct edge_preset *p)
 	struct edge_device *ed;
 	int ret;
 
-	ed = kzalloc(sizeof(*ed), GFP_KERNEL);
+	ed = kvzalloc(sizeof(*ed), GFP_KERNEL);
 	if (!ed)
 		return -ENOMEM;
 	ed->index = index;
@@ -73,7 +73,7 @@ static int edge_device_create(int index, const struct edge_preset *p)
 	ret = edge_model_init(&ed->model, p, edge_notify);
 	if (ret) {
 		mutex_destroy(&ed->lock);
-		kfree(ed);
+		kvfree(ed);
 		return ret;
 	}
 	cdev_init(&ed->cdev, &edge_fops);

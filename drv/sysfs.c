@@ -185,5 +185,6 @@ static const struct attribute_group edge_attr_group = {
 
 const struct attribute_group *edge_groups[] = {
 	&edge_attr_group,
+	&edge_sched_group,
 	NULL,
 };

@@ -80,8 +80,8 @@ static void sift_down(struct edge_engine *e, u32 i)
  * Queue an event.  An event in the past is queued at the current time:
  * the model never schedules backwards.
  */
-int edge_engine_push(struct edge_engine *e, u64 time, u32 kind, u32 ekt,
-		     u32 seq, u32 gen)
+int edge_engine_push(struct edge_engine *e, u64 time, u32 kind, u32 obj,
+		     u32 aux, u32 gen)
 {
 	struct edge_ev *ev;
 
@@ -91,8 +91,8 @@ int edge_engine_push(struct edge_engine *e, u64 time, u32 kind, u32 ekt,
 	ev->time = time < e->now ? e->now : time;
 	ev->order = e->next_order++;
 	ev->kind = kind;
-	ev->ekt = ekt;
-	ev->seq = seq;
+	ev->obj = obj;
+	ev->aux = aux;
 	ev->gen = gen;
 	sift_up(e, e->len++);
 	return 0;
@@ -120,13 +120,13 @@ bool edge_engine_pop_due(struct edge_engine *e, u64 until, struct edge_ev *out)
 	return true;
 }
 
-/* Drop every event of EKT entry @ekt (teardown); returns how many. */
-u32 edge_engine_remove_ekt(struct edge_engine *e, u32 ekt)
+/* Drop every event of kind @kind about @obj; returns how many. */
+u32 edge_engine_remove_obj(struct edge_engine *e, u32 kind, u32 obj)
 {
 	u32 i, kept = 0, removed;
 
 	for (i = 0; i < e->len; i++)
-		if (e->heap[i].ekt != ekt)
+		if (e->heap[i].kind != kind || e->heap[i].obj != obj)
 			e->heap[kept++] = e->heap[i];
 	removed = e->len - kept;
 	e->len = kept;

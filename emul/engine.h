@@ -15,16 +15,23 @@
 #define EDGE_TIME_NEVER	((u64)-1)
 
 enum edge_ev_kind {
-	EDGE_EV_COMPLETE = 1,	/* an event kernel finishes */
+	EDGE_EV_READY = 1,	/* a kernel's dispatch latency has passed */
+	EDGE_EV_TB_DONE,	/* a thread block finishes */
+	EDGE_EV_EWARP,		/* an event warp's state machine steps */
 };
 
+/*
+ * @obj names the object the event is about (its index in its pool) and
+ * @gen the incarnation it was queued for: the model ignores an event
+ * whose object has moved on, instead of searching the heap for it.
+ */
 struct edge_ev {
 	u64 time;	/* model time, ns */
 	u64 order;	/* queue order, breaks ties */
 	u32 kind;	/* enum edge_ev_kind */
-	u32 ekt;	/* EKT index the event belongs to */
-	u32 seq;	/* event number within that entry */
-	u32 gen;	/* EKT generation, guards against reuse */
+	u32 obj;
+	u32 aux;
+	u32 gen;
 };
 
 struct edge_engine {
@@ -38,12 +45,12 @@ struct edge_engine {
 void edge_engine_init(struct edge_engine *e);
 void edge_engine_fini(struct edge_engine *e);
 int edge_engine_reserve(struct edge_engine *e, u32 cap);
-int edge_engine_push(struct edge_engine *e, u64 time, u32 kind, u32 ekt,
-		     u32 seq, u32 gen);
+int edge_engine_push(struct edge_engine *e, u64 time, u32 kind, u32 obj,
+		     u32 aux, u32 gen);
 u64 edge_engine_next_time(const struct edge_engine *e);
 bool edge_engine_pop_due(struct edge_engine *e, u64 until,
 			 struct edge_ev *out);
-u32 edge_engine_remove_ekt(struct edge_engine *e, u32 ekt);
+u32 edge_engine_remove_obj(struct edge_engine *e, u32 kind, u32 obj);
 void edge_engine_advance(struct edge_engine *e, u64 now);
 
 #endif /* _EDGE_ENGINE_H */

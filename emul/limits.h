@@ -15,4 +15,7 @@
 /* Keeps cycles * 1e6 / clock_khz inside 64 bits. */
 #define EDGE_MAX_WARP_CYCLES	0x10000000000ULL	/* 2^40 */
 
+/* A stall longer than 10 M cycles is a description error, not a GPU. */
+#define EDGE_MAX_STALL_CYCLES	10000000U
+
 #endif /* _EDGE_LIMITS_H */

@@ -3,18 +3,42 @@
  * The device model's step functions.
  */
 #include "model.h"
-#include "exec.h"
 #include "func.h"
 #include "limits.h"
+
+/*
+ * A launched event is known to the SIMT model by a cookie: the EKT index,
+ * the entry's generation (so a reused index never takes an old event's
+ * completion) and the event's number on its ring.
+ */
+static u64 cookie_of(const struct edge_ekt_entry *ent, u32 seq)
+{
+	return ((u64)(ent->gen & 0xffffff) << 40) | ((u64)ent->id << 32) | seq;
+}
+
+static void simt_done(void *ctx, u64 cookie, u32 code);
 
 int edge_model_init(struct edge_model *m, const struct edge_preset *p,
 		    edge_notify_fn notify)
 {
+	struct edge_simt_cfg cfg;
+	int ret;
+
 	memset(m, 0, sizeof(*m));
 	m->preset = p;
 	m->notify = notify;
 	edge_engine_init(&m->eng);
-	return edge_ekt_init(&m->ekt, EDGE_EKT_ENTRIES);
+	ret = edge_ekt_init(&m->ekt, EDGE_EKT_ENTRIES);
+	if (ret)
+		return ret;
+	edge_simt_default_cfg(&cfg);
+	ret = edge_simt_init(&m->simt, p, &m->eng, &cfg, simt_done, m);
+	if (ret) {
+		edge_simt_fini(&m->simt);
+		edge_ekt_fini(&m->ekt);
+		edge_engine_fini(&m->eng);
+	}
+	return ret;
 }
 
 void edge_model_fini(struct edge_model *m)
@@ -24,31 +48,28 @@ void edge_model_fini(struct edge_model *m)
 	for (i = 0; i < m->ekt.n; i++)
 		if (m->ekt.e[i].used)
 			edge_model_cancel(m, i);
+	edge_simt_fini(&m->simt);
 	edge_ekt_fini(&m->ekt);
 	edge_engine_fini(&m->eng);
 }
 
+int edge_model_set_cfg(struct edge_model *m, const struct edge_simt_cfg *cfg)
+{
+	return edge_simt_set_cfg(&m->simt, cfg);
+}
+
 /*
  * Register an event kernel whose rings live in @mem.  Fails with -EBUSY
- * when the table is full and -ENOMEM when the engine cannot grow; either
- * way nothing changes.
+ * when the table is full; nothing changes then.
  */
 int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 			const struct edge_ring_mem *mem, void *owner, u32 *id)
 {
 	struct edge_ekt_entry *ent;
-	int ret;
 
-	if (m->ekt.used >= m->ekt.n)
-		return -EBUSY;
-	/* Room for every event the ring can hold, so stepping never fails. */
-	ret = edge_engine_reserve(&m->eng, m->reserved + k->ring_entries);
-	if (ret)
-		return ret;
 	ent = edge_ekt_alloc(&m->ekt);
 	if (!ent)
 		return -EBUSY;
-	m->reserved += k->ring_entries;
 	ent->k = *k;
 	ent->owner = owner;
 	edge_ring_attach(&ent->ring, k->ring_entries, k->param_size,
@@ -64,8 +85,12 @@ int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 
 static void entry_release(struct edge_model *m, struct edge_ekt_entry *ent)
 {
-	m->reserved -= ent->k.ring_entries;
 	edge_ekt_free(&m->ekt, ent);
+}
+
+static bool cookie_is_entry(u64 cookie, void *arg)
+{
+	return ((cookie >> 32) & 0xff) == *(u32 *)arg;
 }
 
 /*
@@ -105,7 +130,7 @@ u32 edge_model_cancel(struct edge_model *m, u32 id)
 	 * hostile tail never makes us write a slot twice.
 	 */
 	rung = edge_ring_avail(r, ent->inflight);
-	edge_engine_remove_ekt(&m->eng, id);
+	edge_simt_cancel(&m->simt, cookie_is_entry, &id);
 	for (seq = r->head - ent->inflight; seq != r->head; seq++) {
 		edge_ring_complete(r, seq, EDGE_CQE_CANCELLED, ECANCELED);
 		n++;
@@ -130,19 +155,14 @@ u32 edge_model_cancel(struct edge_model *m, u32 id)
 static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 {
 	u32 n = edge_ring_avail(&ent->ring, ent->inflight);
-	u64 done_at = m->eng.now + edge_exec_duration_ns(m->preset, &ent->k);
 	u32 i;
 
-	for (i = 0; i < n; i++) {
-		int ret = edge_engine_push(&m->eng, done_at, EDGE_EV_COMPLETE,
-					   ent->id, ent->ring.head + i,
-					   ent->gen);
-
-		/* Room was reserved at registration. */
-		EDGE_ASSERT(!ret);
-		if (ret)
+	/* What the queues cannot take stays in the ring: backpressure. */
+	for (i = 0; i < n; i++)
+		if (edge_simt_launch(&m->simt, &ent->k,
+				     cookie_of(ent, ent->ring.head + i),
+				     ent->id))
 			break;
-	}
 	edge_ring_consume(&ent->ring, i);
 	ent->inflight += i;
 	ent->submitted += i;
@@ -162,21 +182,26 @@ u32 edge_model_poll(struct edge_model *m)
 	return n;
 }
 
-static void complete_one(struct edge_model *m, const struct edge_ev *ev)
+/* The SIMT model finished (or failed) an event: publish it. */
+static void simt_done(void *ctx, u64 cookie, u32 code)
 {
-	struct edge_ekt_entry *ent = edge_ekt_get(&m->ekt, ev->ekt);
+	struct edge_model *m = ctx;
+	u32 id = (cookie >> 32) & 0xff, seq = (u32)cookie;
+	struct edge_ekt_entry *ent = edge_ekt_get(&m->ekt, id);
 	struct edge_ring *r;
-	u32 code, res;
+	u32 res = 0;
 
-	/* Events of a cancelled entry were removed with it. */
-	if (!ent || ent->gen != ev->gen) {
+	/* A cancelled entry's events leave the SIMT model with it. */
+	if (!ent || (ent->gen & 0xffffff) != cookie >> 40) {
 		EDGE_ASSERT(0);
 		return;
 	}
 	r = &ent->ring;
-	code = edge_func_run(ent->k.func, (void *)edge_ring_param(r, ev->seq),
-			     r->param_size, &res);
-	edge_ring_complete(r, ev->seq, code, res);
+	if (code == EDGE_CQE_DONE)
+		code = edge_func_run(ent->k.func,
+				     (void *)edge_ring_param(r, seq),
+				     r->param_size, &res);
+	edge_ring_complete(r, seq, code, res);
 	ent->inflight--;
 	m->inflight--;
 	ent->completed++;
@@ -195,13 +220,9 @@ u32 edge_model_run_until(struct edge_model *m, u64 until)
 	u32 n = 0;
 
 	while (edge_engine_pop_due(&m->eng, until, &ev)) {
-		switch (ev.kind) {
-		case EDGE_EV_COMPLETE:
-			complete_one(m, &ev);
-			break;
-		default:
-			EDGE_ASSERT(0);
-		}
+		bool known = edge_simt_handle(&m->simt, &ev);
+
+		EDGE_ASSERT(known);
 		n++;
 	}
 	return n;

@@ -12,6 +12,7 @@
 #include "engine.h"
 #include "ekt.h"
 #include "preset.h"
+#include "simt.h"
 
 struct edge_model_stats {
 	u64 submitted;		/* parameter entries consumed */
@@ -28,9 +29,9 @@ struct edge_model {
 	const struct edge_preset *preset;
 	struct edge_ekt ekt;
 	struct edge_engine eng;
+	struct edge_simt simt;
 	struct edge_model_stats st;
 	u32 inflight;		/* all entries */
-	u32 reserved;		/* engine room promised to registered rings */
 	u32 sq_flags;		/* EDGE_SQ_* every ring shows now */
 	edge_notify_fn notify;
 };
@@ -57,5 +58,6 @@ u64 edge_model_now(const struct edge_model *m);
 void edge_model_advance(struct edge_model *m, u64 now);
 bool edge_model_doorbell_pending(const struct edge_model *m);
 void edge_model_set_sq_flags(struct edge_model *m, u32 flags);
+int edge_model_set_cfg(struct edge_model *m, const struct edge_simt_cfg *cfg);
 
 #endif /* _EDGE_MODEL_H */

@@ -11,6 +11,24 @@ static bool is_pow2(u32 v)
 	return v && !(v & (v - 1));
 }
 
+/* Probabilities are per mille; times stay far from overflow. */
+int edge_validate_warp_state(const struct edge_warp_state *ws)
+{
+	if (ws->rsd_pct > 100 || ws->corun_pct > 10000 || ws->early_pct > 100)
+		return -EINVAL;
+	if (ws->p_pipe > 1000 || ws->p_load > 1000 || ws->p_barrier > 1000 ||
+	    ws->p_membar > 1000 || ws->p_icache > 1000)
+		return -EINVAL;
+	if (ws->pipe_cycles > EDGE_MAX_STALL_CYCLES ||
+	    ws->load_cycles > EDGE_MAX_STALL_CYCLES ||
+	    ws->barrier_cycles > EDGE_MAX_STALL_CYCLES ||
+	    ws->membar_cycles > EDGE_MAX_STALL_CYCLES ||
+	    ws->icache_cycles > EDGE_MAX_STALL_CYCLES ||
+	    ws->ibuf_insts > 64)
+		return -EINVAL;
+	return 0;
+}
+
 /*
  * Returns 0 and fills @out, or -EINVAL: the kernel could never run this
  * event kernel on this device, or a reserved field is set.
@@ -58,6 +76,9 @@ int edge_validate_register(const struct edge_preset *p,
 	if (!r->warp_cycles || r->warp_cycles > EDGE_MAX_WARP_CYCLES)
 		return -EINVAL;
 
+	if (edge_validate_warp_state(&r->ws))
+		return -EINVAL;
+
 	memset(out, 0, sizeof(*out));
 	out->func = r->func;
 	out->priority = r->priority;
@@ -72,6 +93,7 @@ int edge_validate_register(const struct edge_preset *p,
 	out->param_size = r->param_size;
 	out->ring_entries = r->ring_entries;
 	out->warp_cycles = r->warp_cycles;
+	out->ws = r->ws;
 	out->num_tbs = (u64)r->grid_x * r->grid_y * r->grid_z;
 	out->block_threads = (u32)threads;
 	out->warps_per_tb = (out->block_threads + p->warp_size - 1) /

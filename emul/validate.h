@@ -20,11 +20,13 @@ struct edge_kdesc {
 	u32 param_size;
 	u32 ring_entries;
 	u64 warp_cycles;
+	struct edge_warp_state ws;
 	u64 num_tbs;		/* grid_x * grid_y * grid_z */
 	u32 block_threads;	/* block_x * block_y * block_z */
 	u32 warps_per_tb;
 };
 
+int edge_validate_warp_state(const struct edge_warp_state *ws);
 int edge_validate_register(const struct edge_preset *p,
 			   const struct edge_register *r,
 			   struct edge_kdesc *out);

@@ -19,7 +19,7 @@ static void expect_pops(struct __test_metadata *_metadata,
 		ASSERT_TRUE(edge_engine_pop_due(e, until, &ev))
 			TH_LOG("pop %u of %u", i, n);
 		EXPECT_EQ(times[i], ev.time) TH_LOG("pop %u", i);
-		EXPECT_EQ(seqs[i], ev.seq) TH_LOG("pop %u", i);
+		EXPECT_EQ(seqs[i], ev.aux) TH_LOG("pop %u", i);
 		EXPECT_EQ(times[i], e->now);
 	}
 	EXPECT_FALSE(edge_engine_pop_due(e, until, &ev));
@@ -35,8 +35,8 @@ TEST(engine_empty)
 	EXPECT_FALSE(edge_engine_pop_due(&e, EDGE_TIME_NEVER, &ev));
 	EXPECT_EQ(0ULL, e.now);
 	/* No room was ever reserved. */
-	EXPECT_EQ(-ENOSPC, edge_engine_push(&e, 1, EDGE_EV_COMPLETE, 0, 0, 0));
-	EXPECT_EQ(0U, edge_engine_remove_ekt(&e, 0));
+	EXPECT_EQ(-ENOSPC, edge_engine_push(&e, 1, EDGE_EV_TB_DONE, 0, 0, 0));
+	EXPECT_EQ(0U, edge_engine_remove_obj(&e, EDGE_EV_TB_DONE, 0));
 	edge_engine_fini(&e);
 	EXPECT_NO_LEAKS();
 }
@@ -54,7 +54,7 @@ TEST(engine_pop_order_by_time)
 	edge_engine_init(&e);
 	ASSERT_EQ(0, edge_engine_reserve(&e, ARRAY_SIZE(in)));
 	for (i = 0; i < ARRAY_SIZE(in); i++)
-		ASSERT_EQ(0, edge_engine_push(&e, in[i], EDGE_EV_COMPLETE,
+		ASSERT_EQ(0, edge_engine_push(&e, in[i], EDGE_EV_TB_DONE,
 					      i % 3, i, 100 + i));
 	/* Reference: all times differ, so a sort by time is the answer. */
 	for (i = 0; i < ARRAY_SIZE(in); i++) {
@@ -74,9 +74,9 @@ TEST(engine_pop_order_by_time)
 	/* Fields other than time travel with their event. */
 	ASSERT_TRUE(edge_engine_pop_due(&e, EDGE_TIME_NEVER, &ev));
 	EXPECT_EQ(0ULL, ev.time);
-	EXPECT_EQ(8U, ev.seq);
-	EXPECT_EQ((u32)EDGE_EV_COMPLETE, ev.kind);
-	EXPECT_EQ(8U % 3, ev.ekt);
+	EXPECT_EQ(8U, ev.aux);
+	EXPECT_EQ((u32)EDGE_EV_TB_DONE, ev.kind);
+	EXPECT_EQ(8U % 3, ev.obj);
 	EXPECT_EQ(108U, ev.gen);
 	expect_pops(_metadata, &e, EDGE_TIME_NEVER, times + 1, seqs + 1,
 		    ARRAY_SIZE(in) - 1);
@@ -99,7 +99,7 @@ TEST(engine_equal_times_fifo)
 
 	/* Interleaved: A@100 B@50 C@100 D@50 E@100 leave B D A C E. */
 	for (i = 0; i < ARRAY_SIZE(t); i++)
-		ASSERT_EQ(0, edge_engine_push(&e, t[i], EDGE_EV_COMPLETE, 0,
+		ASSERT_EQ(0, edge_engine_push(&e, t[i], EDGE_EV_TB_DONE, 0,
 					      i, 0));
 	expect_pops(_metadata, &e, EDGE_TIME_NEVER, wt, ws, ARRAY_SIZE(t));
 
@@ -108,26 +108,26 @@ TEST(engine_equal_times_fifo)
 	 * by pops of earlier events: they must still leave in push order.
 	 */
 	for (i = 0; i < 100; i++) {
-		ASSERT_EQ(0, edge_engine_push(&e, 5000, EDGE_EV_COMPLETE, 0,
+		ASSERT_EQ(0, edge_engine_push(&e, 5000, EDGE_EV_TB_DONE, 0,
 					      i, 0));
-		ASSERT_EQ(0, edge_engine_push(&e, 200 + i, EDGE_EV_COMPLETE,
+		ASSERT_EQ(0, edge_engine_push(&e, 200 + i, EDGE_EV_TB_DONE,
 					      1, 1000 + i, 0));
 	}
 	for (i = 0; i < 50; i++) {
 		ASSERT_TRUE(edge_engine_pop_due(&e, 4999, &ev));
-		EXPECT_EQ(1000U + i, ev.seq);
+		EXPECT_EQ(1000U + i, ev.aux);
 	}
 	for (i = 100; i < 200; i++)
-		ASSERT_EQ(0, edge_engine_push(&e, 5000, EDGE_EV_COMPLETE, 0,
+		ASSERT_EQ(0, edge_engine_push(&e, 5000, EDGE_EV_TB_DONE, 0,
 					      i, 0));
 	for (i = 50; i < 100; i++) {
 		ASSERT_TRUE(edge_engine_pop_due(&e, 4999, &ev));
-		EXPECT_EQ(1000U + i, ev.seq);
+		EXPECT_EQ(1000U + i, ev.aux);
 	}
 	for (want = 0; want < 200; want++) {
 		ASSERT_TRUE(edge_engine_pop_due(&e, 5000, &ev));
 		EXPECT_EQ(5000ULL, ev.time);
-		ASSERT_EQ(want, ev.seq);
+		ASSERT_EQ(want, ev.aux);
 	}
 	EXPECT_FALSE(edge_engine_pop_due(&e, EDGE_TIME_NEVER, &ev));
 	edge_engine_fini(&e);
@@ -141,16 +141,16 @@ TEST(engine_pop_due_until_moves_clock)
 
 	edge_engine_init(&e);
 	ASSERT_EQ(0, edge_engine_reserve(&e, 8));
-	ASSERT_EQ(0, edge_engine_push(&e, 300, EDGE_EV_COMPLETE, 0, 3, 0));
-	ASSERT_EQ(0, edge_engine_push(&e, 100, EDGE_EV_COMPLETE, 0, 1, 0));
-	ASSERT_EQ(0, edge_engine_push(&e, 200, EDGE_EV_COMPLETE, 0, 2, 0));
+	ASSERT_EQ(0, edge_engine_push(&e, 300, EDGE_EV_TB_DONE, 0, 3, 0));
+	ASSERT_EQ(0, edge_engine_push(&e, 100, EDGE_EV_TB_DONE, 0, 1, 0));
+	ASSERT_EQ(0, edge_engine_push(&e, 200, EDGE_EV_TB_DONE, 0, 2, 0));
 
 	EXPECT_FALSE(edge_engine_pop_due(&e, 99, &ev));
 	EXPECT_EQ(0ULL, e.now);
 	EXPECT_EQ(3U, e.len);
 
 	ASSERT_TRUE(edge_engine_pop_due(&e, 100, &ev));
-	EXPECT_EQ(1U, ev.seq);
+	EXPECT_EQ(1U, ev.aux);
 	EXPECT_EQ(100ULL, e.now);
 
 	/* Nothing due: the clock does not jump to @until. */
@@ -159,18 +159,18 @@ TEST(engine_pop_due_until_moves_clock)
 
 	/* Due early: the clock moves to the event, not to @until. */
 	ASSERT_TRUE(edge_engine_pop_due(&e, 250, &ev));
-	EXPECT_EQ(2U, ev.seq);
+	EXPECT_EQ(2U, ev.aux);
 	EXPECT_EQ(200ULL, e.now);
 	EXPECT_EQ(300ULL, edge_engine_next_time(&e));
 
 	ASSERT_TRUE(edge_engine_pop_due(&e, EDGE_TIME_NEVER, &ev));
-	EXPECT_EQ(3U, ev.seq);
+	EXPECT_EQ(3U, ev.aux);
 	EXPECT_EQ(300ULL, e.now);
 	EXPECT_FALSE(edge_engine_pop_due(&e, EDGE_TIME_NEVER, &ev));
 	EXPECT_EQ(300ULL, e.now);
 
 	/* An event that was overtaken by advance() leaves the clock alone. */
-	ASSERT_EQ(0, edge_engine_push(&e, 400, EDGE_EV_COMPLETE, 0, 4, 0));
+	ASSERT_EQ(0, edge_engine_push(&e, 400, EDGE_EV_TB_DONE, 0, 4, 0));
 	edge_engine_advance(&e, 1000);
 	ASSERT_TRUE(edge_engine_pop_due(&e, 1000, &ev));
 	EXPECT_EQ(400ULL, ev.time);
@@ -193,17 +193,17 @@ TEST(engine_push_in_past_is_clamped)
 	edge_engine_advance(&e, 500);
 	EXPECT_EQ(1000ULL, e.now);
 
-	ASSERT_EQ(0, edge_engine_push(&e, 500, EDGE_EV_COMPLETE, 0, 0, 0));
-	ASSERT_EQ(0, edge_engine_push(&e, 1000, EDGE_EV_COMPLETE, 0, 1, 0));
-	ASSERT_EQ(0, edge_engine_push(&e, 0, EDGE_EV_COMPLETE, 0, 2, 0));
-	ASSERT_EQ(0, edge_engine_push(&e, 999, EDGE_EV_COMPLETE, 0, 3, 0));
-	ASSERT_EQ(0, edge_engine_push(&e, 1001, EDGE_EV_COMPLETE, 0, 4, 0));
+	ASSERT_EQ(0, edge_engine_push(&e, 500, EDGE_EV_TB_DONE, 0, 0, 0));
+	ASSERT_EQ(0, edge_engine_push(&e, 1000, EDGE_EV_TB_DONE, 0, 1, 0));
+	ASSERT_EQ(0, edge_engine_push(&e, 0, EDGE_EV_TB_DONE, 0, 2, 0));
+	ASSERT_EQ(0, edge_engine_push(&e, 999, EDGE_EV_TB_DONE, 0, 3, 0));
+	ASSERT_EQ(0, edge_engine_push(&e, 1001, EDGE_EV_TB_DONE, 0, 4, 0));
 	EXPECT_EQ(1000ULL, edge_engine_next_time(&e));
 	/* Clamped events tie at now and keep their push order. */
 	for (i = 0; i < 4; i++) {
 		ASSERT_TRUE(edge_engine_pop_due(&e, 1000, &ev));
 		EXPECT_EQ(1000ULL, ev.time);
-		EXPECT_EQ(i, ev.seq);
+		EXPECT_EQ(i, ev.aux);
 	}
 	EXPECT_FALSE(edge_engine_pop_due(&e, 1000, &ev));
 	ASSERT_TRUE(edge_engine_pop_due(&e, 5000, &ev));
@@ -211,7 +211,7 @@ TEST(engine_push_in_past_is_clamped)
 	EXPECT_EQ(1001ULL, e.now);
 
 	/* A pop moved the clock: later pushes clamp to the new now. */
-	ASSERT_EQ(0, edge_engine_push(&e, 1000, EDGE_EV_COMPLETE, 0, 9, 0));
+	ASSERT_EQ(0, edge_engine_push(&e, 1000, EDGE_EV_TB_DONE, 0, 9, 0));
 	EXPECT_EQ(1001ULL, edge_engine_next_time(&e));
 	edge_engine_fini(&e);
 	EXPECT_NO_LEAKS();
@@ -229,18 +229,18 @@ TEST(engine_push_past_capacity)
 	ASSERT_EQ(0, edge_engine_reserve(&e, 4));
 	EXPECT_EQ(4U, e.cap);
 	for (i = 0; i < 4; i++)
-		ASSERT_EQ(0, edge_engine_push(&e, 40 - i, EDGE_EV_COMPLETE,
+		ASSERT_EQ(0, edge_engine_push(&e, 40 - i, EDGE_EV_TB_DONE,
 					      0, i, 0));
-	EXPECT_EQ(-ENOSPC, edge_engine_push(&e, 1, EDGE_EV_COMPLETE, 0, 99, 0));
-	EXPECT_EQ(-ENOSPC, edge_engine_push(&e, 100, EDGE_EV_COMPLETE, 0, 99, 0));
+	EXPECT_EQ(-ENOSPC, edge_engine_push(&e, 1, EDGE_EV_TB_DONE, 0, 99, 0));
+	EXPECT_EQ(-ENOSPC, edge_engine_push(&e, 100, EDGE_EV_TB_DONE, 0, 99, 0));
 	EXPECT_EQ(4U, e.len);
 	/* The refused push left no trace. */
 	ASSERT_TRUE(edge_engine_pop_due(&e, EDGE_TIME_NEVER, &ev));
 	EXPECT_EQ(37ULL, ev.time);
-	EXPECT_EQ(3U, ev.seq);
+	EXPECT_EQ(3U, ev.aux);
 	/* Room again after a pop. */
-	ASSERT_EQ(0, edge_engine_push(&e, 38, EDGE_EV_COMPLETE, 0, 4, 0));
-	EXPECT_EQ(-ENOSPC, edge_engine_push(&e, 38, EDGE_EV_COMPLETE, 0, 5, 0));
+	ASSERT_EQ(0, edge_engine_push(&e, 38, EDGE_EV_TB_DONE, 0, 4, 0));
+	EXPECT_EQ(-ENOSPC, edge_engine_push(&e, 38, EDGE_EV_TB_DONE, 0, 5, 0));
 	expect_pops(_metadata, &e, EDGE_TIME_NEVER, wt, ws, 4);
 	edge_engine_fini(&e);
 	EXPECT_NO_LEAKS();
@@ -259,7 +259,7 @@ TEST(engine_reserve_grows_keeps_contents)
 	ASSERT_EQ(0, edge_engine_reserve(&e, 8));
 	EXPECT_EQ(8U, e.cap);
 	for (i = 0; i < 8; i++)
-		ASSERT_EQ(0, edge_engine_push(&e, (i * 37) % 5, EDGE_EV_COMPLETE,
+		ASSERT_EQ(0, edge_engine_push(&e, (i * 37) % 5, EDGE_EV_TB_DONE,
 					      i, i, i));
 	/* Never shrinks, and an equal size is a no-op. */
 	heap = e.heap;
@@ -273,9 +273,9 @@ TEST(engine_reserve_grows_keeps_contents)
 	EXPECT_EQ(100U, e.cap);
 	EXPECT_EQ(8U, e.len);
 	for (i = 8; i < 100; i++)
-		ASSERT_EQ(0, edge_engine_push(&e, (i * 37) % 5, EDGE_EV_COMPLETE,
+		ASSERT_EQ(0, edge_engine_push(&e, (i * 37) % 5, EDGE_EV_TB_DONE,
 					      i, i, i));
-	EXPECT_EQ(-ENOSPC, edge_engine_push(&e, 0, EDGE_EV_COMPLETE, 0, 0, 0));
+	EXPECT_EQ(-ENOSPC, edge_engine_push(&e, 0, EDGE_EV_TB_DONE, 0, 0, 0));
 
 	/* By time, then push order, old and new events alike. */
 	for (t = 0; t < 5; t++)
@@ -284,8 +284,8 @@ TEST(engine_reserve_grows_keeps_contents)
 				continue;
 			ASSERT_TRUE(edge_engine_pop_due(&e, EDGE_TIME_NEVER, &ev));
 			EXPECT_EQ(t, ev.time);
-			EXPECT_EQ(i, ev.seq);
-			EXPECT_EQ(i, ev.ekt);
+			EXPECT_EQ(i, ev.aux);
+			EXPECT_EQ(i, ev.obj);
 			EXPECT_EQ(i, ev.gen);
 			n++;
 		}
@@ -295,7 +295,7 @@ TEST(engine_reserve_grows_keeps_contents)
 	EXPECT_NO_LEAKS();
 }
 
-TEST(engine_remove_ekt)
+TEST(engine_remove_obj)
 {
 	struct edge_engine e;
 	struct edge_ev ev;
@@ -306,11 +306,11 @@ TEST(engine_remove_ekt)
 	/* Few distinct times, so most of the order is tie-breaking. */
 	for (i = 0; i < 40; i++)
 		ASSERT_EQ(0, edge_engine_push(&e, 10 * ((i * 7) % 3),
-					      EDGE_EV_COMPLETE, i % 4, i, 0));
-	EXPECT_EQ(10U, edge_engine_remove_ekt(&e, 2));
+					      EDGE_EV_TB_DONE, i % 4, i, 0));
+	EXPECT_EQ(10U, edge_engine_remove_obj(&e, EDGE_EV_TB_DONE, 2));
 	EXPECT_EQ(30U, e.len);
-	EXPECT_EQ(0U, edge_engine_remove_ekt(&e, 2));
-	EXPECT_EQ(0U, edge_engine_remove_ekt(&e, 7));
+	EXPECT_EQ(0U, edge_engine_remove_obj(&e, EDGE_EV_TB_DONE, 2));
+	EXPECT_EQ(0U, edge_engine_remove_obj(&e, EDGE_EV_TB_DONE, 7));
 	EXPECT_EQ(30U, e.len);
 
 	n = 0;
@@ -320,8 +320,8 @@ TEST(engine_remove_ekt)
 				continue;
 			ASSERT_TRUE(edge_engine_pop_due(&e, EDGE_TIME_NEVER, &ev));
 			EXPECT_EQ(t, ev.time);
-			ASSERT_EQ(i, ev.seq);
-			EXPECT_EQ(i % 4, ev.ekt);
+			ASSERT_EQ(i, ev.aux);
+			EXPECT_EQ(i % 4, ev.obj);
 			n++;
 		}
 	EXPECT_EQ(30U, n);
@@ -329,13 +329,13 @@ TEST(engine_remove_ekt)
 
 	/* Removing the only owner empties the queue; room comes back. */
 	for (i = 0; i < 64; i++)
-		ASSERT_EQ(0, edge_engine_push(&e, 5, EDGE_EV_COMPLETE, 3, i, 0));
-	EXPECT_EQ(64U, edge_engine_remove_ekt(&e, 3));
+		ASSERT_EQ(0, edge_engine_push(&e, 5, EDGE_EV_TB_DONE, 3, i, 0));
+	EXPECT_EQ(64U, edge_engine_remove_obj(&e, EDGE_EV_TB_DONE, 3));
 	EXPECT_EQ(0U, e.len);
 	EXPECT_EQ(EDGE_TIME_NEVER, edge_engine_next_time(&e));
-	ASSERT_EQ(0, edge_engine_push(&e, 25, EDGE_EV_COMPLETE, 1, 7, 0));
+	ASSERT_EQ(0, edge_engine_push(&e, 25, EDGE_EV_TB_DONE, 1, 7, 0));
 	ASSERT_TRUE(edge_engine_pop_due(&e, 25, &ev));
-	EXPECT_EQ(7U, ev.seq);
+	EXPECT_EQ(7U, ev.aux);
 	edge_engine_fini(&e);
 	EXPECT_NO_LEAKS();
 }
@@ -392,7 +392,7 @@ TEST(engine_random_against_reference)
 
 			if (emul_rand_below(&rng, 4) == 0)
 				t = t > 40 ? t - 40 : 0;
-			ret = edge_engine_push(&e, t, EDGE_EV_COMPLETE, ekt,
+			ret = edge_engine_push(&e, t, EDGE_EV_TB_DONE, ekt,
 					       seq, gen);
 			if (nref == e.cap) {
 				ASSERT_EQ(-ENOSPC, ret);
@@ -419,10 +419,10 @@ TEST(engine_random_against_reference)
 			}
 			ASSERT_TRUE(got) TH_LOG("op %u", i);
 			ASSERT_EQ(ref[m].time, ev.time) TH_LOG("op %u", i);
-			ASSERT_EQ(ref[m].seq, ev.seq) TH_LOG("op %u", i);
-			ASSERT_EQ(ref[m].ekt, ev.ekt);
+			ASSERT_EQ(ref[m].seq, ev.aux) TH_LOG("op %u", i);
+			ASSERT_EQ(ref[m].ekt, ev.obj);
 			ASSERT_EQ(ref[m].gen, ev.gen);
-			ASSERT_EQ((u32)EDGE_EV_COMPLETE, ev.kind);
+			ASSERT_EQ((u32)EDGE_EV_TB_DONE, ev.kind);
 			if (ref[m].time > ref_now)
 				ref_now = ref[m].time;
 			ref[m] = ref[--nref];
@@ -433,7 +433,7 @@ TEST(engine_random_against_reference)
 			for (j = 0; j < nref; j++)
 				if (ref[j].ekt != ekt)
 					ref[kept++] = ref[j];
-			ASSERT_EQ(nref - kept, edge_engine_remove_ekt(&e, ekt));
+			ASSERT_EQ(nref - kept, edge_engine_remove_obj(&e, EDGE_EV_TB_DONE, ekt));
 			nref = kept;
 			removes++;
 		} else if (op < 95) {
@@ -455,7 +455,7 @@ TEST(engine_random_against_reference)
 		u32 m = ref_min(ref, nref);
 
 		ASSERT_TRUE(edge_engine_pop_due(&e, EDGE_TIME_NEVER, &ev));
-		ASSERT_EQ(ref[m].seq, ev.seq);
+		ASSERT_EQ(ref[m].seq, ev.aux);
 		ASSERT_EQ(ref[m].time, ev.time);
 		ref[m] = ref[--nref];
 	}

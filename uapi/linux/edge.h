@@ -140,6 +140,31 @@ struct edge_cqe {
 };
 
 /**
+ * struct edge_warp_state - how a kernel's warps spend their time
+ *
+ * The SIMT model draws a victim warp's state from these when it preempts
+ * one of the kernel's warps; the flush latency comes out of that state.
+ * Probabilities are per mille, times are core cycles, and an all-zero
+ * struct describes warps that never stall.
+ */
+struct edge_warp_state {
+	__u32 rsd_pct;		/* TB duration relative std deviation, % */
+	__u32 corun_pct;	/* duration + this % on a fully occupied core */
+	__u32 p_pipe;		/* an instruction in the pipeline */
+	__u32 pipe_cycles;	/* ... its mean remaining cycles */
+	__u32 ibuf_insts;	/* mean instructions waiting in the i-buffer */
+	__u32 p_load;		/* waiting on in-flight loads */
+	__u32 load_cycles;	/* ... their mean remaining latency */
+	__u32 p_barrier;	/* at a CTA barrier (early in the TB) */
+	__u32 barrier_cycles;	/* ... mean wait for the TB's other warps */
+	__u32 early_pct;	/* "early": the first early_pct % of a TB */
+	__u32 p_membar;		/* at a memory barrier */
+	__u32 membar_cycles;
+	__u32 p_icache;		/* an i-cache miss (early in the TB) */
+	__u32 icache_cycles;
+};
+
+/**
  * struct edge_register - EDGE_IOC_REGISTER_EVENT (edgeRegisterEvent)
  *
  * Fields up to @warp_cycles are written by the caller; @id and the rest
@@ -156,14 +181,17 @@ struct edge_register {
 	__u32 smem_per_block;		/* bytes */
 	__u32 param_size;		/* bytes per entry, multiple of 8 */
 	__u32 ring_entries;		/* max in-flight events, power of two */
-	__u64 warp_cycles;		/* timing: core cycles a warp runs */
+	__u64 warp_cycles;		/* timing: cycles a TB's warps run */
 	__u32 id;			/* out: EKT index */
 	__u32 doorbell;			/* out: byte offset in doorbell page */
 	struct edge_sq_offsets sq;	/* out */
 	struct edge_cq_offsets cq;	/* out */
+	/* VER1: the SIMT model */
+	struct edge_warp_state ws;	/* in; zero: never stalls */
 };
 
 #define EDGE_REGISTER_SIZE_VER0	136
+#define EDGE_REGISTER_SIZE_VER1	192
 
 /**
  * struct edge_unregister - EDGE_IOC_UNREGISTER_EVENT (edgeUnregisterEvent)

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/class/edge/edgeN/sched/: how the SIMT model gets event warps onto
+ * a full GPU (knobs, CAP_SYS_ADMIN to change) and what it measured.
+ */
+#include <linux/device.h>
+#include <linux/capability.h>
+#include <linux/kstrtox.h>
+#include <linux/string.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+
+#include "edge_drv.h"
+
+static const char * const sched_names[] = {
+	[EDGE_SCHED_DRAIN] = "drain",
+	[EDGE_SCHED_RESERVE] = "reserve",
+	[EDGE_SCHED_PREEMPT] = "preempt",
+};
+
+static const char * const victim_names[] = {
+	[EDGE_VICTIM_OLDEST] = "oldest",
+	[EDGE_VICTIM_NEWEST] = "newest",
+	[EDGE_VICTIM_BEST] = "best",
+};
+
+static const char * const flush_names[] = {
+	"boost", "ibuf", "loads", "barrier",
+};
+
+static const char * const stall_names[EDGE_STALL_NR] = {
+	[EDGE_STALL_PIPELINE] = "pipeline",
+	[EDGE_STALL_SCOREBOARD] = "scoreboard",
+	[EDGE_STALL_LOAD] = "load",
+	[EDGE_STALL_ICACHE] = "icache",
+	[EDGE_STALL_BARRIER] = "barrier",
+	[EDGE_STALL_MEMBAR] = "membar",
+};
+
+static struct edge_device *to_edev(struct device *dev)
+{
+	return dev_get_drvdata(dev);
+}
+
+/* Apply @fn to a copy of the config, under the model lock; all or nothing. */
+static int edge_cfg_update(struct edge_device *ed,
+			   int (*fn)(struct edge_simt_cfg *cfg, const char *buf),
+			   const char *buf)
+{
+	struct edge_simt_cfg cfg;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	mutex_lock(&ed->lock);
+	cfg = ed->model.simt.cfg;
+	ret = fn(&cfg, buf);
+	if (!ret)
+		ret = edge_model_set_cfg(&ed->model, &cfg);
+	mutex_unlock(&ed->lock);
+	return ret;
+}
+
+static struct edge_simt_cfg edge_cfg_get(struct edge_device *ed)
+{
+	struct edge_simt_cfg cfg;
+
+	mutex_lock(&ed->lock);
+	cfg = ed->model.simt.cfg;
+	mutex_unlock(&ed->lock);
+	return cfg;
+}
+
+static ssize_t policy_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%s\n", sched_names[edge_cfg_get(to_edev(dev)).sched]);
+}
+
+static int set_policy(struct edge_simt_cfg *cfg, const char *buf)
+{
+	int i = sysfs_match_string(sched_names, buf);
+
+	if (i < 0)
+		return -EINVAL;
+	cfg->sched = i;
+	return 0;
+}
+
+static ssize_t policy_store(struct device *dev, struct device_attribute *attr,
+			    const char *buf, size_t count)
+{
+	int ret = edge_cfg_update(to_edev(dev), set_policy, buf);
+
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_RW(policy);
+
+static ssize_t victim_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%s\n", victim_names[edge_cfg_get(to_edev(dev)).victim]);
+}
+
+static int set_victim(struct edge_simt_cfg *cfg, const char *buf)
+{
+	int i = sysfs_match_string(victim_names, buf);
+
+	if (i < 0)
+		return -EINVAL;
+	cfg->victim = i;
+	return 0;
+}
+
+static ssize_t victim_store(struct device *dev, struct device_attribute *attr,
+			    const char *buf, size_t count)
+{
+	int ret = edge_cfg_update(to_edev(dev), set_victim, buf);
+
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_RW(victim);
+
+static ssize_t flush_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	u32 f = edge_cfg_get(to_edev(dev)).flush;
+	int i, len = 0;
+
+	for (i = 0; i < ARRAY_SIZE(flush_names); i++)
+		if (f & BIT(i))
+			len += sysfs_emit_at(buf, len, "%s%s", len ? "," : "",
+					     flush_names[i]);
+	if (!len)
+		len = sysfs_emit(buf, "none");
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
+/* "none", "all", or a comma-separated list of optimisation names. */
+static int set_flush(struct edge_simt_cfg *cfg, const char *buf)
+{
+	char tmp[64], *p = tmp, *tok;
+	u32 f = 0;
+	int i;
+
+	if (strscpy(tmp, buf, sizeof(tmp)) < 0)
+		return -EINVAL;
+	strim(tmp);
+	if (!strcmp(tmp, "none"))
+		goto out;
+	if (!strcmp(tmp, "all")) {
+		f = EDGE_FLUSH_ALL;
+		goto out;
+	}
+	while ((tok = strsep(&p, ",")) != NULL) {
+		i = match_string(flush_names, ARRAY_SIZE(flush_names), tok);
+		if (i < 0)
+			return -EINVAL;
+		f |= BIT(i);
+	}
+out:
+	cfg->flush = f;
+	return 0;
+}
+
+static ssize_t flush_store(struct device *dev, struct device_attribute *attr,
+			   const char *buf, size_t count)
+{
+	int ret = edge_cfg_update(to_edev(dev), set_flush, buf);
+
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_RW(flush);
+
+/* Numeric knobs of struct edge_simt_cfg, by offset. */
+struct edge_cfg_attr {
+	struct device_attribute attr;
+	size_t off;
+	bool wide;
+};
+
+static ssize_t cfg_num_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct edge_cfg_attr *ca = container_of(attr, struct edge_cfg_attr, attr);
+	struct edge_simt_cfg cfg = edge_cfg_get(to_edev(dev));
+	u8 *p = (u8 *)&cfg + ca->off;
+
+	if (ca->wide)
+		return sysfs_emit(buf, "%llu\n", *(u64 *)p);
+	return sysfs_emit(buf, "%u\n", *(u32 *)p);
+}
+
+static ssize_t cfg_num_store(struct device *dev, struct device_attribute *attr,
+			     const char *buf, size_t count)
+{
+	struct edge_cfg_attr *ca = container_of(attr, struct edge_cfg_attr, attr);
+	struct edge_device *ed = to_edev(dev);
+	struct edge_simt_cfg cfg;
+	u64 v;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	ret = kstrtou64(buf, 0, &v);
+	if (ret)
+		return ret;
+	if (!ca->wide && v > U32_MAX)
+		return -EINVAL;
+	mutex_lock(&ed->lock);
+	cfg = ed->model.simt.cfg;
+	if (ca->wide)
+		*(u64 *)((u8 *)&cfg + ca->off) = v;
+	else
+		*(u32 *)((u8 *)&cfg + ca->off) = (u32)v;
+	ret = edge_model_set_cfg(&ed->model, &cfg);
+	mutex_unlock(&ed->lock);
+	return ret ? ret : count;
+}
+
+#define EDGE_CFG_OFF(f)	offsetof(struct edge_simt_cfg, f)
+
+static struct edge_cfg_attr edge_cfg_attrs[] = {
+	{ __ATTR(reserve_pct, 0644, cfg_num_show, cfg_num_store),
+	  EDGE_CFG_OFF(reserve_pct), false },
+	{ __ATTR(dispatch_cycles, 0644, cfg_num_show, cfg_num_store),
+	  EDGE_CFG_OFF(dispatch_cycles), false },
+	{ __ATTR(sched_wait_cycles, 0644, cfg_num_show, cfg_num_store),
+	  EDGE_CFG_OFF(sched_wait_cycles), false },
+	{ __ATTR(ctx_bytes_per_cycle, 0644, cfg_num_show, cfg_num_store),
+	  EDGE_CFG_OFF(ctx_bytes_per_cycle), false },
+	{ __ATTR(skip_event_exec, 0644, cfg_num_show, cfg_num_store),
+	  EDGE_CFG_OFF(skip_event_exec), false },
+	{ __ATTR(seed, 0644, cfg_num_show, cfg_num_store),
+	  EDGE_CFG_OFF(seed), true },
+};
+
+static void lat_emit(char *buf, int *len, const char *name,
+		     const struct edge_lat *l)
+{
+	*len += sysfs_emit_at(buf, *len,
+			      "%s_n=%llu %s_min=%llu %s_avg=%llu %s_p99=%llu %s_max=%llu\n",
+			      name, l->n, name, l->n ? l->min : 0, name,
+			      edge_lat_avg(l), name, edge_lat_pct(l, 99), name,
+			      l->max);
+}
+
+/*
+ * One snapshot of the SIMT statistics, as name=value lines (cycles):
+ * scheduling and preemption latency, stall reasons, ANTT and STP.
+ */
+static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	struct edge_device *ed = to_edev(dev);
+	struct edge_simt_stats *st;
+	int len = 0, i;
+
+	st = kvmalloc(sizeof(*st), GFP_KERNEL);
+	if (!st)
+		return -ENOMEM;
+	mutex_lock(&ed->lock);
+	*st = ed->model.simt.st;
+	len += sysfs_emit_at(buf, len, "antt_milli=%llu stp_milli=%llu\n",
+			     edge_simt_antt_milli(&ed->model.simt),
+			     edge_simt_stp_milli(&ed->model.simt));
+	mutex_unlock(&ed->lock);
+	lat_emit(buf, &len, "sched", &st->sched);
+	lat_emit(buf, &len, "preempt", &st->preempt);
+	len += sysfs_emit_at(buf, len,
+			     "preemptions=%llu ewarps_free=%llu ewarps_waited=%llu tbs_dispatched=%llu tbs_done=%llu kernels_done=%llu\n",
+			     st->preemptions, st->ewarps_free, st->ewarps_waited,
+			     st->tbs_dispatched, st->tbs_done, st->kernels_done);
+	for (i = 0; i < EDGE_STALL_NR; i++)
+		len += sysfs_emit_at(buf, len, "stall_%s_cycles=%llu stall_%s_count=%llu\n",
+				     stall_names[i], st->stall_cycles[i],
+				     stall_names[i], st->stall_count[i]);
+	kvfree(st);
+	return len;
+}
+static DEVICE_ATTR_RO(stats);
+
+/* Zero the statistics (between experiments). */
+static ssize_t stats_reset_store(struct device *dev,
+				 struct device_attribute *attr,
+				 const char *buf, size_t count)
+{
+	struct edge_device *ed = to_edev(dev);
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	mutex_lock(&ed->lock);
+	memset(&ed->model.simt.st, 0, sizeof(ed->model.simt.st));
+	mutex_unlock(&ed->lock);
+	return count;
+}
+static DEVICE_ATTR_WO(stats_reset);
+
+/*
+ * Virtual time only: while held, the front end consumes doorbells but
+ * does not advance the model, so work rung in several stores arrives at
+ * one model instant, as a test needs for a deterministic run.
+ */
+static ssize_t vt_hold_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(to_edev(dev)->vt_hold));
+}
+
+static ssize_t vt_hold_store(struct device *dev, struct device_attribute *attr,
+			     const char *buf, size_t count)
+{
+	struct edge_device *ed = to_edev(dev);
+	bool v;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	ret = kstrtobool(buf, &v);
+	if (ret)
+		return ret;
+	if (v && !ed->virtual_time)
+		return -EINVAL;
+	WRITE_ONCE(ed->vt_hold, v);
+	edge_frontend_kick(ed);
+	return count;
+}
+static DEVICE_ATTR_RW(vt_hold);
+
+static struct attribute *edge_sched_attrs[] = {
+	&dev_attr_policy.attr,
+	&dev_attr_victim.attr,
+	&dev_attr_flush.attr,
+	&edge_cfg_attrs[0].attr.attr,
+	&edge_cfg_attrs[1].attr.attr,
+	&edge_cfg_attrs[2].attr.attr,
+	&edge_cfg_attrs[3].attr.attr,
+	&edge_cfg_attrs[4].attr.attr,
+	&edge_cfg_attrs[5].attr.attr,
+	&dev_attr_stats.attr,
+	&dev_attr_stats_reset.attr,
+	&dev_attr_vt_hold.attr,
+	NULL,
+};
+
+const struct attribute_group edge_sched_group = {
+	.name = "sched",
+	.attrs = edge_sched_attrs,
+};

@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Warp-level events: free-resource launch and warp-level preemption.
+ *
+ * The flush latency is not a formula of the policy: it is drawn from the
+ * victim warp's state, which depends on its kernel (edge_warp_state), its
+ * TB's progress (barriers and i-cache misses sit early in a TB) and its
+ * age on the core (under greedy-then-oldest issue, the youngest warp waits
+ * longest to issue).  The optimisations remove the causes they target.
+ */
+#include "preempt.h"
+
+#define EDGE_SELECT_CYCLES	2	/* SELECT_WARP */
+/* A TB this close to its end is exiting: its warps finish on their own. */
+#define EDGE_EXIT_CYCLES	100
+
+static u32 max_warps(const struct edge_simt *s)
+{
+	return s->p->threads_per_core / s->p->warp_size;
+}
+
+static u32 ewarp_regs(const struct edge_simt *s, const struct edge_kdesc *k)
+{
+	return k->regs_per_thread * s->p->warp_size;
+}
+
+static int free_slot(const struct edge_core *c)
+{
+	int i;
+
+	for (i = 0; i < EDGE_EWARP_PER_CORE; i++)
+		if (c->ew[i].state == EDGE_PS_IDLE)
+			return i;
+	return -1;
+}
+
+static u64 scaled_uniform(struct edge_simt *s, u32 mean)
+{
+	return edge_rng_uniform_mean(&s->rng, mean);
+}
+
+/*
+ * Draw the state of a warp of @tb whose age rank on its core is
+ * @rank_permille (0 oldest, 1000 youngest), and the flush latency it
+ * implies under the configured optimisations.
+ */
+void edge_preempt_sample(struct edge_simt *s, const struct edge_tb *tb,
+			 u32 rank_permille, struct edge_vstate *v)
+{
+	const struct edge_warp_state *ws = &tb->ki->k.ws;
+	u32 flush = s->cfg.flush, i, issue_wait, ibuf;
+	u64 now = s->eng->now, span = tb->end - tb->start, prog;
+	bool early;
+
+	memset(v, 0, sizeof(*v));
+	prog = span ? edge_div64((now - tb->start) * 100,
+				 (u32)(span > 0xffffffffULL ? 0xffffffffULL :
+				       span)) : 100;
+	if (span > 0xffffffffULL)
+		prog = edge_div64(now - tb->start, (u32)(span >> 32)) * 100 >> 32;
+	early = prog < ws->early_pct;
+
+	/* Instructions in flight, and those still to issue from the i-buffer. */
+	if (edge_rng_permille(&s->rng, ws->p_pipe))
+		v->cyc[EDGE_STALL_PIPELINE] = scaled_uniform(s, ws->pipe_cycles);
+	ibuf = (u32)scaled_uniform(s, ws->ibuf_insts);
+	if (flush & EDGE_FLUSH_IBUF)
+		ibuf = 0;
+	/* Greedy-then-oldest issue: the youngest warp waits its turn. */
+	issue_wait = (flush & EDGE_FLUSH_BOOST) ? 1 :
+		     1 + s->cfg.sched_wait_cycles * rank_permille / 1000;
+	if (ibuf) {
+		u64 c = (u64)ibuf * issue_wait + ws->pipe_cycles;
+
+		if (c > v->cyc[EDGE_STALL_PIPELINE])
+			v->cyc[EDGE_STALL_PIPELINE] = c;
+	}
+
+	/* Loads in flight hold scoreboard entries until they return. */
+	if (edge_rng_permille(&s->rng, ws->p_load)) {
+		v->load = scaled_uniform(s, ws->load_cycles);
+		if (flush & EDGE_FLUSH_LOADS) {
+			/* dropped now, replayed by the victim later */
+			v->replay = ws->load_cycles;
+		} else {
+			v->cyc[EDGE_STALL_LOAD] = v->load;
+			v->cyc[EDGE_STALL_SCOREBOARD] = v->load;
+		}
+	}
+
+	/* CTA barriers sit early (after staging data into shared memory). */
+	if (edge_rng_permille(&s->rng, early ? ws->p_barrier :
+			      ws->p_barrier / 8)) {
+		u64 b = scaled_uniform(s, ws->barrier_cycles);
+
+		if (!(flush & EDGE_FLUSH_BARRIER))
+			v->cyc[EDGE_STALL_BARRIER] = b;
+	}
+	if (edge_rng_permille(&s->rng, ws->p_membar))
+		v->cyc[EDGE_STALL_MEMBAR] = scaled_uniform(s, ws->membar_cycles);
+	/* A young TB's code is not in the i-cache yet. */
+	if (edge_rng_permille(&s->rng, early ? ws->p_icache :
+			      ws->p_icache / 8))
+		v->cyc[EDGE_STALL_ICACHE] = scaled_uniform(s, ws->icache_cycles);
+
+	/* The causes overlap in time: the flush ends with the last of them. */
+	for (i = 0; i < EDGE_STALL_NR; i++)
+		if (v->cyc[i] > v->flush)
+			v->flush = v->cyc[i];
+}
+
+/* Age rank of warp @w of @tb among the warps resident on its core. */
+static u32 age_rank(const struct edge_core *c, const struct edge_tb *tb, u32 w)
+{
+	u32 older = w, total = 0, i;
+
+	for (i = 0; i < c->nr_tbs; i++) {
+		const struct edge_tb *o = c->tb[i];
+
+		total += o->warps;
+		if (o->launch_order < tb->launch_order)
+			older += o->warps;
+	}
+	return total > 1 ? older * 1000 / (total - 1) : 0;
+}
+
+static bool victim_ok(const struct edge_simt *s, const struct edge_tb *tb,
+		      const struct edge_kinst *ki)
+{
+	u64 left = tb->end > s->eng->now ? tb->end - s->eng->now : 0;
+
+	/* Exiting warps finish on their own. */
+	if (edge_simt_ns2cyc(s, left) < EDGE_EXIT_CYCLES || tb->done_pending)
+		return false;
+	if (tb->preempted >= tb->warps)
+		return false;
+	/* The register rule: the event warp reuses the victim's registers. */
+	return tb->ki->k.regs_per_thread >= ki->k.regs_per_thread;
+}
+
+/* Best: the first candidate needing no flush, else the fewest loads. */
+static struct edge_tb *select_best(struct edge_simt *s, struct edge_core *c,
+				   const struct edge_kinst *ki,
+				   struct edge_vstate *v)
+{
+	struct edge_tb *best = NULL, *next;
+	struct edge_vstate cand;
+	bool first = true;
+	u64 after = 0;
+	u32 i;
+
+	for (;;) {
+		next = NULL;
+		for (i = 0; i < c->nr_tbs; i++) {
+			struct edge_tb *tb = c->tb[i];
+
+			if (!victim_ok(s, tb, ki))
+				continue;
+			if (!first && tb->launch_order <= after)
+				continue;
+			if (!next || tb->launch_order < next->launch_order)
+				next = tb;
+		}
+		if (!next)
+			return best;
+		first = false;
+		after = next->launch_order;
+		edge_preempt_sample(s, next, age_rank(c, next,
+						      next->preempted), &cand);
+		if (!cand.flush) {
+			*v = cand;
+			return next;
+		}
+		if (!best || cand.load < v->load) {
+			best = next;
+			*v = cand;
+		}
+	}
+}
+
+/*
+ * Pick a victim on core @c; NULL when none qualifies.  Oldest and Newest
+ * go by age; Best samples every candidate and takes the first that needs
+ * no flush, else the one with the fewest pending loads.
+ */
+static struct edge_tb *select_victim(struct edge_simt *s, struct edge_core *c,
+				     const struct edge_kinst *ki,
+				     struct edge_vstate *v)
+{
+	struct edge_tb *pick = NULL;
+	u32 i;
+
+	if (s->cfg.victim == EDGE_VICTIM_BEST)
+		return select_best(s, c, ki, v);
+	for (i = 0; i < c->nr_tbs; i++) {
+		struct edge_tb *tb = c->tb[i];
+
+		if (!victim_ok(s, tb, ki))
+			continue;
+		switch (s->cfg.victim) {
+		case EDGE_VICTIM_OLDEST:
+			if (!pick || tb->launch_order < pick->launch_order)
+				pick = tb;
+			break;
+		case EDGE_VICTIM_NEWEST:
+			if (!pick || tb->launch_order > pick->launch_order)
+				pick = tb;
+			break;
+		default:
+			break;
+		}
+	}
+	if (pick) {
+		u32 w = s->cfg.victim == EDGE_VICTIM_OLDEST ?
+			pick->preempted : pick->warps - 1;
+
+		edge_preempt_sample(s, pick, age_rank(c, pick, w), v);
+	}
+	return pick;
+}
+
+static struct edge_ewarp *slot_of(struct edge_simt *s, u32 obj)
+{
+	return &s->cores[obj / EDGE_EWARP_PER_CORE].ew[obj % EDGE_EWARP_PER_CORE];
+}
+
+/*
+ * Enter @state for @cycles.  Every step is an engine event, zero-length
+ * ones included (they run at the same time, in order): a step never
+ * recurses into the scheduler, however many events are waiting.
+ */
+static void ew_enter(struct edge_simt *s, u32 obj, u32 state, u64 cycles)
+{
+	struct edge_ewarp *ew = slot_of(s, obj);
+	int ret;
+
+	ew->state = state;
+	ew->gen++;
+	ret = edge_engine_push(s->eng, s->eng->now + edge_simt_cyc2ns(s, cycles),
+			       EDGE_EV_EWARP, obj, state, ew->gen);
+	EDGE_ASSERT(!ret);
+}
+
+/* The slot is free again: give back what it held, then reschedule. */
+static void ew_release(struct edge_simt *s, u32 obj)
+{
+	struct edge_core *c = &s->cores[obj / EDGE_EWARP_PER_CORE];
+	struct edge_ewarp *ew = slot_of(s, obj);
+	struct edge_tb *tb = ew->victim;
+
+	if (ew->orphan) {
+		/* its victim's TB is gone, and its resources with it */
+	} else if (tb) {
+		EDGE_ASSERT(tb->used && tb->gen_id == ew->victim_gen);
+		tb->preempted--;
+		if (tb->done_pending && !tb->preempted)
+			edge_simt_tb_finish(s, tb);
+	} else {
+		/* ran on free resources: a warp's worth of them */
+		c->threads -= s->p->warp_size;
+		c->warps--;
+		c->smem -= ew->smem;
+	}
+	c->regs -= ew->regs;
+	ew->victim = NULL;
+	ew->orphan = false;
+	ew->ki = NULL;
+	ew->regs = 0;
+	ew->smem = 0;
+	ew->state = EDGE_PS_IDLE;
+	ew->gen++;
+}
+
+static void ew_step(struct edge_simt *s, u32 obj)
+{
+	struct edge_ewarp *ew = slot_of(s, obj);
+	struct edge_kinst *ki = ew->ki;
+
+	switch (ew->state) {
+	case EDGE_PS_SELECT_WARP:
+		ew_enter(s, obj, EDGE_PS_FLUSH_PIPELINE, ew->flush_cycles);
+		break;
+	case EDGE_PS_FLUSH_PIPELINE:
+		ew_enter(s, obj, EDGE_PS_SAVE_HW_CTX,
+			 ew->saved ? ew->ctx_cycles : 0);
+		break;
+	case EDGE_PS_SAVE_HW_CTX:
+		ew_enter(s, obj, EDGE_PS_LAUNCH_IWARP, 0);
+		break;
+	case EDGE_PS_LAUNCH_IWARP: {
+		u64 lat = edge_simt_ns2cyc(s, s->eng->now - ki->arrival);
+
+		ki->first_start = s->eng->now;
+		edge_lat_add(&s->st.sched, lat);
+		edge_lat_add(&s->st.tag[ki->tag].sched, lat);
+		ew_enter(s, obj, EDGE_PS_IWARP_RUNNING, ew->run_cycles);
+		break;
+	}
+	case EDGE_PS_IWARP_RUNNING:
+		ew_enter(s, obj, EDGE_PS_IWARP_COMPLETING, 0);
+		break;
+	case EDGE_PS_IWARP_COMPLETING:
+		ew->ki = NULL;
+		edge_simt_kernel_done(s, ki, EDGE_CQE_DONE);
+		if (ew->victim && !ew->orphan) {
+			ew_enter(s, obj, EDGE_PS_RESTORE_HW_CTX,
+				 ew->saved ? ew->ctx_cycles : 0);
+			break;
+		}
+		ew_release(s, obj);
+		edge_simt_schedule(s);
+		break;
+	case EDGE_PS_RESTORE_HW_CTX:
+		ew_release(s, obj);
+		edge_simt_schedule(s);
+		break;
+	default:
+		EDGE_ASSERT(0);
+	}
+}
+
+void edge_preempt_step(struct edge_simt *s, const struct edge_ev *ev)
+{
+	struct edge_ewarp *ew;
+
+	if (ev->obj >= s->p->num_cores * EDGE_EWARP_PER_CORE)
+		return;
+	ew = slot_of(s, ev->obj);
+	if (ew->gen != ev->gen || ew->state != ev->aux)
+		return;
+	ew_step(s, ev->obj);
+}
+
+/* How long the event warp runs: its own time, stretched by its core. */
+static u64 ew_run_cycles(struct edge_simt *s, const struct edge_core *c,
+			 const struct edge_kinst *ki, u64 *iso)
+{
+	*iso = edge_rng_spread(&s->rng, ki->k.warp_cycles, ki->k.ws.rsd_pct);
+	if (s->cfg.skip_event_exec)
+		return 0;
+	return edge_simt_corun(&ki->k, *iso, edge_simt_occupancy(s, c));
+}
+
+static void ew_claim(struct edge_simt *s, struct edge_kinst *ki,
+		     struct edge_ewarp *ew, u64 iso)
+{
+	ew->ki = ki;
+	ki->placed = true;
+	ki->iso_ns = edge_simt_cyc2ns(s, s->cfg.dispatch_cycles + iso);
+}
+
+/* Free resources for one warp on @c, respecting the reservation? */
+static bool warp_fits(const struct edge_simt *s, const struct edge_core *c,
+		      const struct edge_kinst *ki)
+{
+	const struct edge_preset *p = s->p;
+
+	return c->warps < max_warps(s) &&
+	       c->threads + p->warp_size <= p->threads_per_core &&
+	       c->regs + ewarp_regs(s, &ki->k) <= p->regs_per_core &&
+	       c->smem + ki->k.smem_per_block <= p->smem_per_core;
+}
+
+static bool core_serves_events(const struct edge_simt *s,
+			       const struct edge_core *c)
+{
+	return s->cfg.sched != EDGE_SCHED_RESERVE || c->reserved;
+}
+
+static bool place_free(struct edge_simt *s, struct edge_kinst *ki)
+{
+	u32 n = s->p->num_cores, i;
+
+	for (i = 0; i < n; i++) {
+		u32 core = (s->rr_ew + i) % n;
+		struct edge_core *c = &s->cores[core];
+		struct edge_ewarp *ew;
+		u64 iso;
+		int slot;
+
+		if (!core_serves_events(s, c) || !warp_fits(s, c, ki))
+			continue;
+		slot = free_slot(c);
+		if (slot < 0)
+			continue;
+		ew = &c->ew[slot];
+		ew->run_cycles = ew_run_cycles(s, c, ki, &iso);
+		c->threads += s->p->warp_size;
+		c->warps++;
+		c->regs += ewarp_regs(s, &ki->k);
+		c->smem += ki->k.smem_per_block;
+		ew->regs = ewarp_regs(s, &ki->k);
+		ew->smem = ki->k.smem_per_block;
+		ew->victim = NULL;
+		ew->orphan = false;
+		ew->saved = false;
+		ew->flush_cycles = 0;
+		ew->ctx_cycles = 0;
+		ew_claim(s, ki, ew, iso);
+		s->rr_ew = (core + 1) % n;
+		s->st.ewarps_free++;
+		ew_enter(s, core * EDGE_EWARP_PER_CORE + (u32)slot,
+			 EDGE_PS_LAUNCH_IWARP, 0);
+		return true;
+	}
+	return false;
+}
+
+static bool place_preempt(struct edge_simt *s, struct edge_kinst *ki)
+{
+	u32 n = s->p->num_cores, i, k;
+
+	for (i = 0; i < n; i++) {
+		u32 core = (s->rr_ew + i) % n;
+		struct edge_core *c = &s->cores[core];
+		u32 need = ewarp_regs(s, &ki->k);
+		struct edge_vstate v;
+		struct edge_ewarp *ew;
+		struct edge_tb *tb;
+		u64 iso, delay;
+		int slot;
+
+		if (!core_serves_events(s, c))
+			continue;
+		slot = free_slot(c);
+		if (slot < 0)
+			continue;
+		tb = select_victim(s, c, ki, &v);
+		if (!tb)
+			continue;
+		ew = &c->ew[slot];
+		ew->victim = tb;
+		ew->victim_gen = tb->gen_id;
+		ew->orphan = false;
+		tb->preempted++;
+		/* Spare registers spare the save and the restore. */
+		if (c->regs + need <= s->p->regs_per_core) {
+			c->regs += need;
+			ew->regs = need;
+			ew->saved = false;
+			ew->ctx_cycles = 0;
+		} else {
+			ew->regs = 0;
+			ew->saved = true;
+			ew->ctx_cycles = (u64)need * 4 / s->cfg.ctx_bytes_per_cycle;
+		}
+		ew->smem = 0;
+		ew->flush_cycles = v.flush;
+		ew->run_cycles = ew_run_cycles(s, c, ki, &iso);
+		/* The victim stalls from its flush until it is restored. */
+		delay = 2 * ew->ctx_cycles + ew->run_cycles + v.replay;
+		if (tb->end < s->eng->now + edge_simt_cyc2ns(s, v.flush + EDGE_SELECT_CYCLES))
+			tb->end = s->eng->now +
+				  edge_simt_cyc2ns(s, v.flush + EDGE_SELECT_CYCLES);
+		tb->end += edge_simt_cyc2ns(s, delay);
+		edge_simt_tb_reschedule(s, tb);
+
+		s->st.preemptions++;
+		edge_lat_add(&s->st.preempt, EDGE_SELECT_CYCLES + v.flush +
+			     ew->ctx_cycles);
+		for (k = 0; k < EDGE_STALL_NR; k++) {
+			if (!v.cyc[k])
+				continue;
+			s->st.stall_cycles[k] += v.cyc[k];
+			s->st.stall_count[k]++;
+		}
+		ew_claim(s, ki, ew, iso);
+		s->rr_ew = (core + 1) % n;
+		ew_enter(s, core * EDGE_EWARP_PER_CORE + (u32)slot,
+			 EDGE_PS_SELECT_WARP, EDGE_SELECT_CYCLES);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Put a warp-level event on a core: on free resources if any core has
+ * them, else by preemption when the policy and the shared-memory rule
+ * allow, else it waits (draining) and false is returned.
+ */
+bool edge_preempt_place(struct edge_simt *s, struct edge_kinst *ki)
+{
+	if (place_free(s, ki))
+		return true;
+	/* Shared memory is per TB: an event warp needing it cannot borrow. */
+	if (s->cfg.sched == EDGE_SCHED_PREEMPT && !ki->k.smem_per_block &&
+	    place_preempt(s, ki))
+		return true;
+	if (!ki->waited) {
+		ki->waited = true;
+		s->st.ewarps_waited++;
+	}
+	return false;
+}
+
+/* Cancel: the event warp of @ki leaves its slot now. */
+void edge_preempt_drop(struct edge_simt *s, struct edge_kinst *ki)
+{
+	u32 obj, n = s->p->num_cores * EDGE_EWARP_PER_CORE;
+
+	for (obj = 0; obj < n; obj++) {
+		struct edge_ewarp *ew = slot_of(s, obj);
+
+		if (ew->state != EDGE_PS_IDLE && ew->ki == ki)
+			ew_release(s, obj);
+	}
+}
+
+/* @tb is going away: event warps borrowing its warps have no one to restore. */
+void edge_preempt_orphan(struct edge_simt *s, struct edge_tb *tb)
+{
+	u32 obj, n = s->p->num_cores * EDGE_EWARP_PER_CORE;
+
+	for (obj = 0; obj < n; obj++) {
+		struct edge_ewarp *ew = slot_of(s, obj);
+
+		if (ew->state != EDGE_PS_IDLE && ew->victim == tb)
+			ew->orphan = true;
+	}
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Event warps on SIMT cores: placement on free resources, warp-level
+ * preemption (victim selection, flush latency from the victim's modelled
+ * state, the four flushing optimisations) and the per-slot state machine
+ * IDLE -> SELECT_WARP -> FLUSH_PIPELINE -> SAVE_HW_CTX -> LAUNCH_IWARP ->
+ * IWARP_RUNNING -> IWARP_COMPLETING -> RESTORE_HW_CTX -> IDLE.
+ */
+#ifndef _EDGE_PREEMPT_H
+#define _EDGE_PREEMPT_H
+
+#include "simt.h"
+
+/* A victim warp's state at the moment it is chosen, in cycles. */
+struct edge_vstate {
+	u64 cyc[EDGE_STALL_NR];	/* 0: that reason does not hold */
+	u64 flush;		/* cycles until the warp is flushed */
+	u64 load;		/* remaining latency of its pending loads */
+	u64 replay;		/* cycles the victim loses replaying loads */
+};
+
+bool edge_preempt_place(struct edge_simt *s, struct edge_kinst *ki);
+void edge_preempt_step(struct edge_simt *s, const struct edge_ev *ev);
+void edge_preempt_drop(struct edge_simt *s, struct edge_kinst *ki);
+void edge_preempt_orphan(struct edge_simt *s, struct edge_tb *tb);
+void edge_preempt_sample(struct edge_simt *s, const struct edge_tb *tb,
+			 u32 rank_permille, struct edge_vstate *v);
+
+/* simt.c internals the preemption unit uses */
+void edge_simt_schedule(struct edge_simt *s);
+void edge_simt_tb_finish(struct edge_simt *s, struct edge_tb *tb);
+void edge_simt_kernel_done(struct edge_simt *s, struct edge_kinst *ki,
+			   u32 code);
+u32 edge_simt_occupancy(const struct edge_simt *s, const struct edge_core *c);
+u64 edge_simt_corun(const struct edge_kdesc *k, u64 cycles, u32 occ_permille);
+
+#endif /* _EDGE_PREEMPT_H */

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * splitmix64, and the few distributions the model draws from.
+ */
+#include "rng.h"
+
+void edge_rng_seed(struct edge_rng *r, u64 seed)
+{
+	r->s = seed;
+}
+
+u64 edge_rng_next(struct edge_rng *r)
+{
+	u64 z = (r->s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Uniform in [0, n), by Lemire's multiply-shift (bias < 2^-32). */
+u32 edge_rng_below(struct edge_rng *r, u32 n)
+{
+	return (u32)(((edge_rng_next(r) >> 32) * (u64)n) >> 32);
+}
+
+bool edge_rng_permille(struct edge_rng *r, u32 permille)
+{
+	return edge_rng_below(r, 1000) < permille;
+}
+
+/*
+ * Roughly normal around @mean with relative deviation @rsd_pct, never
+ * below 1: Irwin-Hall with four uniforms (variance 4/12), scaled.
+ */
+u64 edge_rng_spread(struct edge_rng *r, u64 mean, u32 rsd_pct)
+{
+	s64 sum = 0, dev;
+	int i;
+
+	if (!rsd_pct || !mean)
+		return mean ? mean : 1;
+	for (i = 0; i < 4; i++)
+		sum += edge_rng_below(r, 1U << 16);
+	/* sum - 2^17 has sd 2^16 * sqrt(1/3) ~= 37837. */
+	sum -= 1 << 17;
+	dev = (s64)(mean / 100 * rsd_pct) * sum / 37837;
+	if ((s64)mean + dev < 1)
+		return 1;
+	return (u64)((s64)mean + dev);
+}
+
+/* Uniform on [0, 2 * mean]: keeps the mean, bounds the tail. */
+u64 edge_rng_uniform_mean(struct edge_rng *r, u64 mean)
+{
+	if (mean < (1U << 30))
+		return edge_rng_below(r, (u32)(2 * mean + 1));
+	return mean / 1024 * edge_rng_below(r, 2049);
+}
+
+/*
+ * Exponential with mean @mean, by inversion: -ln(u) = -log2(u) * ln 2,
+ * with the log taken in 16.16 fixed point, one bit at a time by squaring.
+ * The arrivals of a Poisson stream.
+ */
+u64 edge_rng_exp(struct edge_rng *r, u64 mean)
+{
+	u64 u = (edge_rng_next(r) >> 11) | 1;	/* u / 2^53 in (0, 1] */
+	u64 nlog2 = 1 << 16;			/* -log2(u / 2^53), 16.16 */
+	int i;
+
+	/* Normalise: x = u / 2^52 in [1, 2), each shift adds 1 to -log2. */
+	while (u < (1ULL << 52)) {
+		u <<= 1;
+		nlog2 += 1 << 16;
+	}
+	/* -log2 = 1 + shifts - log2(x); log2(x)'s bits come from squaring. */
+	for (i = 15; i >= 0; i--) {
+		u64 hi = u >> 26;
+
+		u = hi * hi;			/* x^2, still scaled by 2^52 */
+		if (u >= (1ULL << 53))
+			u >>= 1;		/* bit set in log2(x) */
+		else
+			continue;
+		nlog2 -= 1ULL << i;
+	}
+	return mean * nlog2 / 94548;		/* 2^16 / ln 2 = 94548 */
+}

@@ -1,0 +1,607 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SIMT-core model: kernel queues, the SIMT-core scheduler, thread blocks.
+ *
+ * Dispatch follows the hardware EDGE describes (Section IV-B): kernels
+ * are served by priority, then in launch order; TBs of a kernel go to
+ * cores round-robin until the first resource of a core runs out, so
+ * occupancy emerges from registers, shared memory, threads and TB slots.
+ * A kernel whose next TB does not fit holds back every kernel behind it,
+ * and a waiting higher-priority event holds back lower-priority TBs: that
+ * is draining.
+ */
+#include "simt.h"
+#include "preempt.h"
+
+u64 edge_simt_cyc2ns(const struct edge_simt *s, u64 cycles)
+{
+	return edge_div64(cycles * 1000000ULL, s->p->clock_khz);
+}
+
+u64 edge_simt_ns2cyc(const struct edge_simt *s, u64 ns)
+{
+	u64 q = edge_div64(ns, 1000000);
+
+	return q * s->p->clock_khz +
+	       edge_div64((ns - q * 1000000) * s->p->clock_khz, 1000000);
+}
+
+void edge_simt_default_cfg(struct edge_simt_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->sched = EDGE_SCHED_PREEMPT;
+	cfg->victim = EDGE_VICTIM_OLDEST;
+	cfg->flush = EDGE_FLUSH_ALL;
+	cfg->reserve_pct = 50;
+	cfg->sched_wait_cycles = 600;
+	cfg->ctx_bytes_per_cycle = 64;
+	cfg->seed = 1;
+}
+
+/* Engine room the model can ever need: it never grows while stepping. */
+u32 edge_simt_engine_room(const struct edge_preset *p)
+{
+	u32 tbs = p->num_cores * p->tb_slots_per_core;
+
+	/* a live and a stale completion per TB, two steps per event warp */
+	return 2 * tbs + 2 * p->num_cores * EDGE_EWARP_PER_CORE +
+	       EDGE_KMU_PENDING + EDGE_KDU_RUNNING + EDGE_EWARP_PENDING +
+	       p->num_cores * EDGE_EWARP_PER_CORE + 16;
+}
+
+static void apply_reservation(struct edge_simt *s)
+{
+	u32 n = s->p->num_cores, r = 0, c;
+
+	if (s->cfg.sched == EDGE_SCHED_RESERVE)
+		r = (n * s->cfg.reserve_pct + 99) / 100;
+	if (r >= n)
+		r = n - 1;	/* background keeps at least one core */
+	/* The last r cores serve events. */
+	for (c = 0; c < n; c++)
+		s->cores[c].reserved = c >= n - r;
+}
+
+int edge_simt_set_cfg(struct edge_simt *s, const struct edge_simt_cfg *cfg)
+{
+	if (cfg->sched > EDGE_SCHED_PREEMPT || cfg->victim > EDGE_VICTIM_BEST ||
+	    cfg->flush & ~EDGE_FLUSH_ALL || cfg->reserve_pct > 100 ||
+	    !cfg->ctx_bytes_per_cycle || cfg->dispatch_cycles > 1000000 ||
+	    cfg->sched_wait_cycles > 1000000)
+		return -EINVAL;
+	if (cfg->seed != s->cfg.seed)
+		edge_rng_seed(&s->rng, cfg->seed);
+	s->cfg = *cfg;
+	apply_reservation(s);
+	return 0;
+}
+
+int edge_simt_init(struct edge_simt *s, const struct edge_preset *p,
+		   struct edge_engine *eng, const struct edge_simt_cfg *cfg,
+		   edge_simt_done_fn done, void *ctx)
+{
+	u32 i, slots = p->tb_slots_per_core;
+
+	memset(s, 0, sizeof(*s));
+	s->p = p;
+	s->eng = eng;
+	s->done = done;
+	s->ctx = ctx;
+	s->nr_tbs = p->num_cores * slots;
+	s->nr_ki = EDGE_KMU_PENDING + EDGE_KDU_RUNNING + EDGE_EWARP_PENDING +
+		   p->num_cores * EDGE_EWARP_PER_CORE;
+	s->cores = edge_zalloc(sizeof(*s->cores) * p->num_cores);
+	s->tbs = edge_zalloc(sizeof(*s->tbs) * s->nr_tbs);
+	s->tb_ptrs = edge_zalloc(sizeof(*s->tb_ptrs) * s->nr_tbs);
+	s->ki = edge_zalloc(sizeof(*s->ki) * s->nr_ki);
+	if (!s->cores || !s->tbs || !s->tb_ptrs || !s->ki) {
+		edge_simt_fini(s);
+		return -ENOMEM;
+	}
+	for (i = 0; i < p->num_cores; i++)
+		s->cores[i].tb = &s->tb_ptrs[i * slots];
+	for (i = 0; i < s->nr_tbs; i++)
+		s->tbs[i].idx = i;
+	for (i = s->nr_ki; i-- > 0;) {
+		s->ki[i].idx = i;
+		s->ki[i].next = s->free_ki;
+		s->free_ki = &s->ki[i];
+	}
+	s->nr_free_ki = s->nr_ki;
+	s->cfg.seed = ~cfg->seed;	/* force a reseed */
+	if (edge_simt_set_cfg(s, cfg)) {
+		edge_simt_fini(s);
+		return -EINVAL;
+	}
+	return edge_engine_reserve(eng, edge_simt_engine_room(p));
+}
+
+void edge_simt_fini(struct edge_simt *s)
+{
+	edge_free(s->cores);
+	edge_free(s->tbs);
+	edge_free(s->tb_ptrs);
+	edge_free(s->ki);
+	s->cores = NULL;
+	s->tbs = NULL;
+	s->tb_ptrs = NULL;
+	s->ki = NULL;
+}
+
+static bool is_ewarp(const struct edge_simt *s, const struct edge_kdesc *k)
+{
+	return k->num_tbs == 1 && k->block_threads <= s->p->warp_size;
+}
+
+bool edge_simt_can_launch(const struct edge_simt *s)
+{
+	return s->nr_free_ki > s->p->num_cores * EDGE_EWARP_PER_CORE ||
+	       (s->nr_free_ki && s->ewarp_len < EDGE_EWARP_PENDING);
+}
+
+bool edge_simt_idle(const struct edge_simt *s)
+{
+	return s->nr_free_ki == s->nr_ki;
+}
+
+/* Ordered by priority (high first), then launch order. */
+static void queue_insert(struct edge_simt *s, struct edge_kinst *ki)
+{
+	struct edge_kinst **pp = &s->queue;
+
+	while (*pp && ((*pp)->k.priority > ki->k.priority ||
+		       ((*pp)->k.priority == ki->k.priority &&
+			(*pp)->order < ki->order)))
+		pp = &(*pp)->next;
+	ki->next = *pp;
+	*pp = ki;
+}
+
+static void queue_remove(struct edge_simt *s, struct edge_kinst *ki)
+{
+	struct edge_kinst **pp = &s->queue;
+
+	while (*pp && *pp != ki)
+		pp = &(*pp)->next;
+	if (*pp)
+		*pp = ki->next;
+	ki->next = NULL;
+}
+
+static void ki_free(struct edge_simt *s, struct edge_kinst *ki)
+{
+	ki->used = false;
+	ki->gen++;
+	ki->next = s->free_ki;
+	s->free_ki = ki;
+	s->nr_free_ki++;
+}
+
+/* Registers a block of @k holds: whole warps, as register files allocate. */
+static u32 tb_regs(const struct edge_simt *s, const struct edge_kdesc *k)
+{
+	return k->warps_per_tb * s->p->warp_size * k->regs_per_thread;
+}
+
+static u32 core_max_warps(const struct edge_simt *s)
+{
+	return s->p->threads_per_core / s->p->warp_size;
+}
+
+/* Occupancy of a core in per mille of its warp slots. */
+u32 edge_simt_occupancy(const struct edge_simt *s, const struct edge_core *c)
+{
+	return c->warps * 1000 / core_max_warps(s);
+}
+
+/* Isolated cycles stretched by co-residency on a core this full. */
+u64 edge_simt_corun(const struct edge_kdesc *k, u64 cycles, u32 occ_permille)
+{
+	u64 extra = (u64)k->ws.corun_pct * occ_permille;	/* % * permille */
+
+	return cycles + edge_div64(cycles * extra, 100000);
+}
+
+static bool tb_fits(const struct edge_simt *s, const struct edge_core *c,
+		    const struct edge_kdesc *k)
+{
+	const struct edge_preset *p = s->p;
+
+	return c->tbs < p->tb_slots_per_core &&
+	       c->threads + k->warps_per_tb * p->warp_size <= p->threads_per_core &&
+	       c->regs + tb_regs(s, k) <= p->regs_per_core &&
+	       c->smem + k->smem_per_block <= p->smem_per_core;
+}
+
+void edge_simt_tb_reschedule(struct edge_simt *s, struct edge_tb *tb)
+{
+	int ret;
+
+	tb->gen++;
+	ret = edge_engine_push(s->eng, tb->end, EDGE_EV_TB_DONE, tb->idx, 0,
+			       tb->gen);
+	EDGE_ASSERT(!ret);
+}
+
+static struct edge_tb *tb_alloc(struct edge_simt *s)
+{
+	u32 i;
+
+	for (i = 0; i < s->nr_tbs; i++)
+		if (!s->tbs[i].used)
+			return &s->tbs[i];
+	return NULL;
+}
+
+static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
+{
+	struct edge_core *c = &s->cores[core];
+	const struct edge_kdesc *k = &ki->k;
+	struct edge_tb *tb = tb_alloc(s);
+	u64 now = s->eng->now, cycles;
+
+	/* A free TB slot on the core means a free TB in the pool. */
+	EDGE_ASSERT(tb);
+	if (!tb)
+		return;
+	c->tbs++;
+	c->threads += k->warps_per_tb * s->p->warp_size;
+	c->warps += k->warps_per_tb;
+	c->regs += tb_regs(s, k);
+	c->smem += k->smem_per_block;
+	c->tb[c->nr_tbs++] = tb;
+
+	tb->used = true;
+	tb->gen_id++;
+	tb->core = core;
+	tb->ki = ki;
+	tb->kgen = ki->gen;
+	tb->warps = k->warps_per_tb;
+	tb->preempted = 0;
+	tb->done_pending = false;
+	tb->launch_order = s->next_order++;
+	tb->start = now;
+	tb->iso_cycles = edge_rng_spread(&s->rng, k->warp_cycles,
+					 k->ws.rsd_pct);
+	cycles = edge_simt_corun(k, tb->iso_cycles,
+				 edge_simt_occupancy(s, c));
+	tb->end = now + edge_simt_cyc2ns(s, cycles);
+	edge_simt_tb_reschedule(s, tb);
+
+	if (!ki->tbs_dispatched++) {
+		ki->first_start = now;
+		edge_lat_add(&s->st.tag[ki->tag].sched,
+			     edge_simt_ns2cyc(s, now - ki->arrival));
+	}
+	ki->tbs_running++;
+	s->st.tbs_dispatched++;
+}
+
+/* Cores in round-robin order from the last placement, as GPGPU-Sim. */
+static int find_core_for_tb(struct edge_simt *s, const struct edge_kinst *ki)
+{
+	u32 n = s->p->num_cores, i;
+
+	for (i = 0; i < n; i++) {
+		u32 c = (s->rr_core + i) % n;
+
+		if (s->cores[c].reserved)
+			continue;
+		if (tb_fits(s, &s->cores[c], &ki->k)) {
+			s->rr_core = (c + 1) % n;
+			return (int)c;
+		}
+	}
+	return -1;
+}
+
+/* a / b in thousandths, for a, b in nanoseconds (below 2^44: ~4.8 h). */
+static u64 ratio_milli(u64 a, u64 b)
+{
+	while (b > 0xffffffffULL || a > (~0ULL / 1000)) {
+		a >>= 1;
+		b >>= 1;
+	}
+	return b ? edge_div64(a * 1000, (u32)b) : 0;
+}
+
+/*
+ * ANTT: the mean over finished kernels of runtime / isolated runtime;
+ * STP: the sum of isolated / runtime (Eyerman and Eeckhout).  Both in
+ * thousandths.
+ */
+u64 edge_simt_antt_milli(const struct edge_simt *s)
+{
+	u64 sum = 0, n = 0;
+	u32 i;
+
+	for (i = 0; i < EDGE_SIMT_TAGS; i++) {
+		sum += s->st.tag[i].slowdown_sum_milli;
+		n += s->st.tag[i].done;
+	}
+	return n ? ratio_milli(sum, n) / 1000 : 0;
+}
+
+u64 edge_simt_stp_milli(const struct edge_simt *s)
+{
+	u64 sum = 0;
+	u32 i;
+
+	for (i = 0; i < EDGE_SIMT_TAGS; i++)
+		sum += s->st.tag[i].progress_sum_milli;
+	return sum;
+}
+
+/* Kernel finished: report, account, recycle. */
+static void kernel_done(struct edge_simt *s, struct edge_kinst *ki, u32 code)
+{
+	struct edge_tag_stats *t = &s->st.tag[ki->tag];
+	u64 run = s->eng->now - ki->arrival;
+
+	t->done++;
+	if (ki->iso_ns && run) {
+		t->slowdown_sum_milli += ratio_milli(run, ki->iso_ns);
+		t->progress_sum_milli += ratio_milli(ki->iso_ns, run);
+	}
+	s->st.kernels_done++;
+	if (s->done)
+		s->done(s->ctx, ki->cookie, code);
+	ki_free(s, ki);
+}
+
+void edge_simt_kernel_done(struct edge_simt *s, struct edge_kinst *ki,
+			   u32 code)
+{
+	kernel_done(s, ki, code);
+}
+
+static void tb_release(struct edge_simt *s, struct edge_tb *tb)
+{
+	struct edge_core *c = &s->cores[tb->core];
+	const struct edge_kdesc *k = &tb->ki->k;
+	u32 i;
+
+	c->tbs--;
+	c->threads -= k->warps_per_tb * s->p->warp_size;
+	c->warps -= k->warps_per_tb;
+	c->regs -= tb_regs(s, k);
+	c->smem -= k->smem_per_block;
+	for (i = 0; i < c->nr_tbs; i++) {
+		if (c->tb[i] == tb) {
+			c->tb[i] = c->tb[--c->nr_tbs];
+			break;
+		}
+	}
+	tb->used = false;
+	tb->gen++;		/* its queued completion is now stale */
+}
+
+void edge_simt_tb_finish(struct edge_simt *s, struct edge_tb *tb)
+{
+	struct edge_kinst *ki = tb->ki;
+
+	tb_release(s, tb);
+	s->st.tbs_done++;
+	ki->tbs_running--;
+	ki->tbs_done++;
+	if (ki->tbs_done == ki->k.num_tbs)
+		kernel_done(s, ki, EDGE_CQE_DONE);
+}
+
+/* The isolated runtime a slowdown is measured against. */
+static u64 iso_estimate(const struct edge_simt *s, const struct edge_kdesc *k)
+{
+	const struct edge_preset *p = s->p;
+	u64 per_core = p->tb_slots_per_core, waves, cap;
+
+	per_core = per_core < p->threads_per_core / (k->warps_per_tb * p->warp_size) ?
+		   per_core : p->threads_per_core / (k->warps_per_tb * p->warp_size);
+	if (tb_regs(s, k) && p->regs_per_core / tb_regs(s, k) < per_core)
+		per_core = p->regs_per_core / tb_regs(s, k);
+	if (k->smem_per_block && p->smem_per_core / k->smem_per_block < per_core)
+		per_core = p->smem_per_core / k->smem_per_block;
+	cap = per_core * p->num_cores;
+	if (!cap)
+		cap = 1;
+	waves = edge_div64(k->num_tbs + cap - 1, (u32)(cap > 0xffffffffULL ?
+						       0xffffffffULL : cap));
+	return edge_simt_cyc2ns(s, s->cfg.dispatch_cycles +
+				waves * k->warp_cycles);
+}
+
+/*
+ * Launch a kernel.  Returns -EBUSY when its queue (KMU, or the pending
+ * event warp queue) is full; nothing changes then.
+ */
+int edge_simt_launch(struct edge_simt *s, const struct edge_kdesc *k,
+		     u64 cookie, u32 tag)
+{
+	struct edge_kinst *ki = s->free_ki;
+	bool ew = is_ewarp(s, k);
+	u64 now = s->eng->now;
+
+	if (!ki || (ew && s->ewarp_len >= EDGE_EWARP_PENDING) ||
+	    (!ew && s->kmu_len + s->kdu_len >=
+	     EDGE_KMU_PENDING + EDGE_KDU_RUNNING))
+		return -EBUSY;
+	s->free_ki = ki->next;
+	s->nr_free_ki--;
+	ki->used = true;
+	ki->ewarp = ew;
+	ki->k = *k;
+	ki->cookie = cookie;
+	ki->tag = tag < EDGE_SIMT_TAGS ? tag : EDGE_SIMT_TAGS - 1;
+	ki->arrival = now;
+	ki->first_start = 0;
+	ki->tbs_dispatched = 0;
+	ki->tbs_done = 0;
+	ki->tbs_running = 0;
+	ki->order = s->next_order++;
+	ki->next = NULL;
+	ki->iso_ns = ew ? 0 : iso_estimate(s, k);
+	ki->queued = false;
+	ki->placed = false;
+	ki->waited = false;
+	ki->counted = !ew;
+	if (ew)
+		s->ewarp_len++;
+	else if (s->kdu_len < EDGE_KDU_RUNNING)
+		s->kdu_len++;
+	else
+		s->kmu_len++;
+	s->st.tag[ki->tag].launched++;
+	ki->ready = now + edge_simt_cyc2ns(s, s->cfg.dispatch_cycles);
+	if (ki->ready > now) {
+		int ret = edge_engine_push(s->eng, ki->ready, EDGE_EV_READY,
+					   ki->idx, 0, ki->gen);
+
+		EDGE_ASSERT(!ret);
+	} else {
+		ki->queued = true;
+		queue_insert(s, ki);
+		edge_simt_schedule(s);
+	}
+	return 0;
+}
+
+/* A TB kernel left the queues: let one from the KMU into the KDU. */
+static void kdu_leave(struct edge_simt *s, struct edge_kinst *ki)
+{
+	if (!ki->counted)
+		return;
+	ki->counted = false;
+	s->kdu_len--;
+	if (s->kmu_len) {
+		s->kmu_len--;
+		s->kdu_len++;
+	}
+}
+
+/*
+ * The SIMT-core scheduler: place what can be placed, in priority order.
+ */
+void edge_simt_schedule(struct edge_simt *s)
+{
+	struct edge_kinst *ki, *next;
+	bool drain = s->cfg.sched != EDGE_SCHED_RESERVE;
+	s32 block_prio = -1;	/* waiting events hold back TBs up to this */
+	u32 kdu_seen = 0;
+
+	for (ki = s->queue; ki; ki = next) {
+		next = ki->next;
+		if (ki->ewarp) {
+			if (edge_preempt_place(s, ki)) {
+				queue_remove(s, ki);
+				ki->queued = false;
+				s->ewarp_len--;
+			} else if (drain && (s32)ki->k.priority > block_prio) {
+				block_prio = ki->k.priority;
+			}
+			continue;
+		}
+		if (kdu_seen++ >= EDGE_KDU_RUNNING)
+			break;
+		/* Draining: no lower- or equal-priority TB passes a waiting event. */
+		if ((s32)ki->k.priority <= block_prio)
+			break;
+		while (ki->tbs_dispatched < ki->k.num_tbs) {
+			int core = find_core_for_tb(s, ki);
+
+			if (core < 0)
+				break;
+			start_tb(s, ki, (u32)core);
+		}
+		if (ki->tbs_dispatched < ki->k.num_tbs)
+			break;	/* head of line: kernels behind it wait */
+		queue_remove(s, ki);
+		ki->queued = false;
+		kdu_leave(s, ki);
+	}
+}
+
+static void on_ready(struct edge_simt *s, const struct edge_ev *ev)
+{
+	struct edge_kinst *ki = &s->ki[ev->obj];
+
+	if (!ki->used || ki->gen != ev->gen)
+		return;
+	ki->queued = true;
+	queue_insert(s, ki);
+	edge_simt_schedule(s);
+}
+
+static void on_tb_done(struct edge_simt *s, const struct edge_ev *ev)
+{
+	struct edge_tb *tb = &s->tbs[ev->obj];
+
+	if (!tb->used || tb->gen != ev->gen)
+		return;
+	/* A warp still lent to an event warp: finish when it returns. */
+	if (tb->preempted) {
+		tb->done_pending = true;
+		return;
+	}
+	edge_simt_tb_finish(s, tb);
+	edge_simt_schedule(s);
+}
+
+/* Returns false for an event that is not the SIMT model's. */
+bool edge_simt_handle(struct edge_simt *s, const struct edge_ev *ev)
+{
+	switch (ev->kind) {
+	case EDGE_EV_READY:
+		on_ready(s, ev);
+		return true;
+	case EDGE_EV_TB_DONE:
+		on_tb_done(s, ev);
+		return true;
+	case EDGE_EV_EWARP:
+		edge_preempt_step(s, ev);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Drop every kernel whose cookie @match accepts, wherever it is: queued,
+ * running TBs, running or preempting event warps.  No completion is
+ * reported: the caller cancels its own.  Returns how many were dropped.
+ */
+u32 edge_simt_cancel(struct edge_simt *s,
+		     bool (*match)(u64 cookie, void *arg), void *arg)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < s->nr_ki; i++) {
+		struct edge_kinst *ki = &s->ki[i];
+		u32 t;
+
+		if (!ki->used || !match(ki->cookie, arg))
+			continue;
+		if (ki->queued) {
+			queue_remove(s, ki);
+			ki->queued = false;
+		}
+		kdu_leave(s, ki);
+		if (ki->ewarp) {
+			if (ki->placed)
+				edge_preempt_drop(s, ki);
+			else
+				s->ewarp_len--;
+		}
+		for (t = 0; t < s->nr_tbs; t++) {
+			struct edge_tb *tb = &s->tbs[t];
+
+			if (tb->used && tb->ki == ki) {
+				edge_preempt_orphan(s, tb);
+				tb_release(s, tb);
+			}
+		}
+		ki_free(s, ki);
+		n++;
+	}
+	if (n)
+		edge_simt_schedule(s);
+	return n;
+}

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The SIMT-core model: kernel queues (KMU/KDU), the SIMT-core scheduler,
+ * thread blocks and warps on cores, and the three ways of getting an event
+ * warp onto a full GPU (EDGE Section IV): draining, static reservation and
+ * warp-level preemption.
+ *
+ * Time is model nanoseconds on the shared engine; the model thinks in core
+ * cycles and converts at the boundary.
+ */
+#ifndef _EDGE_SIMT_H
+#define _EDGE_SIMT_H
+
+#include "edge_compat.h"
+#include "engine.h"
+#include "preset.h"
+#include "rng.h"
+#include "stats.h"
+#include "validate.h"
+
+#define EDGE_KMU_PENDING	1024	/* kernels waiting for the KDU */
+#define EDGE_KDU_RUNNING	32	/* kernels the KDU dispatches from */
+#define EDGE_EWARP_PENDING	1024	/* warp-level events waiting */
+#define EDGE_EWARP_PER_CORE	4	/* pending event warp table (Fig. 9) */
+#define EDGE_SIMT_TAGS		64	/* per-kernel statistics slots */
+
+enum edge_sched {
+	EDGE_SCHED_DRAIN,	/* wait for a TB to finish */
+	EDGE_SCHED_RESERVE,	/* events only run on reserved cores */
+	EDGE_SCHED_PREEMPT,	/* warp-level preemption, else drain */
+};
+
+enum edge_victim {
+	EDGE_VICTIM_OLDEST,
+	EDGE_VICTIM_NEWEST,
+	EDGE_VICTIM_BEST,	/* first needing no flush, else fewest loads */
+};
+
+/* The four flushing optimisations (EDGE Section IV-D). */
+#define EDGE_FLUSH_BOOST	0x1	/* victim priority boost */
+#define EDGE_FLUSH_IBUF		0x2	/* i-buffer flush */
+#define EDGE_FLUSH_LOADS	0x4	/* load drop and replay */
+#define EDGE_FLUSH_BARRIER	0x8	/* barrier skipping */
+#define EDGE_FLUSH_ALL		0xf
+
+struct edge_simt_cfg {
+	u32 sched;		/* enum edge_sched */
+	u32 victim;		/* enum edge_victim */
+	u32 flush;		/* EDGE_FLUSH_* */
+	u32 reserve_pct;	/* cores reserved for events (RESERVE) */
+	u32 dispatch_cycles;	/* EKT/KMU to core, per kernel (EDGE: 300) */
+	u32 sched_wait_cycles;	/* issue wait of the youngest warp (GTO) */
+	u32 ctx_bytes_per_cycle; /* register save/restore bandwidth */
+	u32 skip_event_exec;	/* Fig. 12: an event ends once scheduled */
+	u64 seed;
+};
+
+/* Per-kernel instance, from launch to completion. */
+struct edge_kinst {
+	bool used;
+	bool ewarp;		/* a single-warp event kernel */
+	u32 idx;
+	u32 gen;
+	struct edge_kdesc k;
+	u64 cookie;		/* the launcher's handle */
+	u32 tag;		/* statistics slot */
+	u64 arrival;		/* ns */
+	u64 ready;		/* ns, after the dispatch latency */
+	u64 first_start;	/* ns, first TB/warp running; 0 until then */
+	u64 iso_ns;		/* isolated runtime of its work (for slowdown) */
+	u64 tbs_dispatched;
+	u64 tbs_done;
+	u32 tbs_running;
+	u64 order;		/* launch order: FIFO among equal priority */
+	bool queued;		/* in the scheduler's queue */
+	bool counted;		/* a TB kernel counted in the KMU/KDU */
+	bool placed;		/* an event warp holding a core slot */
+	bool waited;		/* found no core at first (drained) */
+	struct edge_kinst *next;	/* queue link */
+};
+
+struct edge_tb {
+	bool used;
+	bool done_pending;	/* ended while a warp was lent out */
+	u32 idx;
+	u32 gen;		/* bumped per queued completion: stale check */
+	u32 gen_id;		/* bumped per allocation: identity */
+	u32 core;
+	struct edge_kinst *ki;
+	u32 kgen;
+	u64 start;		/* ns */
+	u64 end;		/* ns, completion (moves when preempted) */
+	u64 iso_cycles;		/* isolated duration */
+	u32 warps;
+	u32 preempted;		/* warps currently lent to event warps */
+	u64 launch_order;	/* age on its core: smaller is older */
+};
+
+enum edge_pstate {
+	EDGE_PS_IDLE,
+	EDGE_PS_SELECT_WARP,
+	EDGE_PS_FLUSH_PIPELINE,
+	EDGE_PS_SAVE_HW_CTX,
+	EDGE_PS_LAUNCH_IWARP,
+	EDGE_PS_IWARP_RUNNING,
+	EDGE_PS_IWARP_COMPLETING,
+	EDGE_PS_RESTORE_HW_CTX,
+};
+
+/* A slot of a core's pending event warp table. */
+struct edge_ewarp {
+	u32 state;		/* enum edge_pstate */
+	u32 gen;
+	struct edge_kinst *ki;
+	u32 kgen;
+	struct edge_tb *victim;	/* NULL: ran on free resources */
+	u32 victim_gen;
+	bool orphan;		/* its victim's TB was cancelled */
+	bool saved;		/* registers saved (no free ones) */
+	u32 regs;		/* registers it holds */
+	u32 smem;		/* shared memory it holds (free path) */
+	u64 flush_cycles;
+	u64 run_cycles;
+	u64 ctx_cycles;
+	u64 replay_cycles;
+};
+
+struct edge_core {
+	u32 threads;		/* in use */
+	u32 warps;
+	u32 tbs;
+	u32 regs;
+	u32 smem;
+	bool reserved;		/* for event kernels (RESERVE) */
+	u32 nr_tbs;
+	struct edge_tb **tb;	/* resident TBs, tb_slots_per_core of them */
+	struct edge_ewarp ew[EDGE_EWARP_PER_CORE];
+};
+
+/* Why a victim could not be preempted at once (Fig. 11b). */
+enum edge_stall {
+	EDGE_STALL_PIPELINE,
+	EDGE_STALL_SCOREBOARD,
+	EDGE_STALL_LOAD,
+	EDGE_STALL_ICACHE,
+	EDGE_STALL_BARRIER,
+	EDGE_STALL_MEMBAR,
+	EDGE_STALL_NR,
+};
+
+struct edge_tag_stats {
+	struct edge_lat sched;		/* scheduling latency, cycles */
+	u64 launched;
+	u64 done;
+	u64 slowdown_sum_milli;		/* sum of (runtime / isolated) * 1000 */
+	u64 progress_sum_milli;		/* sum of (isolated / runtime) * 1000 */
+};
+
+struct edge_simt_stats {
+	struct edge_lat sched;		/* event scheduling latency, cycles */
+	struct edge_lat preempt;	/* flush + save latency, cycles */
+	u64 stall_cycles[EDGE_STALL_NR];
+	u64 stall_count[EDGE_STALL_NR];
+	u64 preemptions;
+	u64 ewarps_free;		/* started on free resources */
+	u64 ewarps_waited;		/* had to wait (drain) */
+	u64 tbs_dispatched;
+	u64 tbs_done;
+	u64 kernels_done;
+	struct edge_tag_stats tag[EDGE_SIMT_TAGS];
+};
+
+typedef void (*edge_simt_done_fn)(void *ctx, u64 cookie, u32 code);
+
+struct edge_simt {
+	const struct edge_preset *p;
+	struct edge_engine *eng;
+	struct edge_simt_cfg cfg;
+	struct edge_rng rng;
+	edge_simt_done_fn done;
+	void *ctx;
+
+	struct edge_core *cores;
+	struct edge_tb *tbs;
+	u32 nr_tbs;
+	struct edge_tb **tb_ptrs;
+	struct edge_kinst *ki;
+	u32 nr_ki;
+	struct edge_kinst *free_ki;
+	u32 nr_free_ki;
+	u32 kmu_len;		/* launched multi-warp kernels not in the KDU */
+	u32 kdu_len;
+	u32 ewarp_len;		/* event warps waiting for a core */
+	struct edge_kinst *queue;	/* every ready, undispatched kernel */
+	u64 next_order;
+	u32 rr_core;		/* round-robin start for TB placement */
+	u32 rr_ew;		/* ... and for event warps */
+	struct edge_simt_stats st;
+};
+
+int edge_simt_init(struct edge_simt *s, const struct edge_preset *p,
+		   struct edge_engine *eng, const struct edge_simt_cfg *cfg,
+		   edge_simt_done_fn done, void *ctx);
+void edge_simt_fini(struct edge_simt *s);
+void edge_simt_default_cfg(struct edge_simt_cfg *cfg);
+int edge_simt_set_cfg(struct edge_simt *s, const struct edge_simt_cfg *cfg);
+bool edge_simt_can_launch(const struct edge_simt *s);
+int edge_simt_launch(struct edge_simt *s, const struct edge_kdesc *k,
+		     u64 cookie, u32 tag);
+bool edge_simt_handle(struct edge_simt *s, const struct edge_ev *ev);
+u32 edge_simt_cancel(struct edge_simt *s,
+		     bool (*match)(u64 cookie, void *arg), void *arg);
+u32 edge_simt_engine_room(const struct edge_preset *p);
+u64 edge_simt_cyc2ns(const struct edge_simt *s, u64 cycles);
+u64 edge_simt_antt_milli(const struct edge_simt *s);
+u64 edge_simt_stp_milli(const struct edge_simt *s);
+u64 edge_simt_ns2cyc(const struct edge_simt *s, u64 ns);
+bool edge_simt_idle(const struct edge_simt *s);
+void edge_simt_tb_reschedule(struct edge_simt *s, struct edge_tb *tb);
+
+#endif /* _EDGE_SIMT_H */

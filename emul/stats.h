@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Latency statistics: count, sum, min, max and a log-linear histogram for
+ * percentiles (8 sub-buckets per power of two: within 12.5 %).
+ */
+#ifndef _EDGE_STATS_H
+#define _EDGE_STATS_H
+
+#include "edge_compat.h"
+
+#define EDGE_LAT_SUB	8
+#define EDGE_LAT_BUCKETS	(64 * EDGE_LAT_SUB)
+
+struct edge_lat {
+	u64 n;
+	u64 sum;
+	u64 min;
+	u64 max;
+	u32 hist[EDGE_LAT_BUCKETS];
+};
+
+void edge_lat_add(struct edge_lat *l, u64 v);
+u64 edge_lat_avg(const struct edge_lat *l);
+u64 edge_lat_pct(const struct edge_lat *l, u32 pct);
+
+#endif /* _EDGE_STATS_H */
