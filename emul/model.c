@@ -88,9 +88,25 @@ static void entry_release(struct edge_model *m, struct edge_ekt_entry *ent)
 	edge_ekt_free(&m->ekt, ent);
 }
 
-static bool cookie_is_entry(u64 cookie, void *arg)
+struct cancel_arg {
+	u32 id;
+	struct edge_ring *ring;
+	u32 n;
+};
+
+/*
+ * Events of an entry complete in any order: the ones the SIMT model
+ * drops are exactly those still in flight, so each gets its status here.
+ */
+static bool cancel_inflight(u64 cookie, void *arg)
 {
-	return ((cookie >> 32) & 0xff) == *(u32 *)arg;
+	struct cancel_arg *c = arg;
+
+	if (((cookie >> 32) & 0xff) != c->id)
+		return false;
+	edge_ring_complete(c->ring, (u32)cookie, EDGE_CQE_CANCELLED, ECANCELED);
+	c->n++;
+	return true;
 }
 
 /*
@@ -118,8 +134,9 @@ int edge_model_unregister(struct edge_model *m, u32 id, void *owner)
 u32 edge_model_cancel(struct edge_model *m, u32 id)
 {
 	struct edge_ekt_entry *ent = edge_ekt_get(&m->ekt, id);
+	struct cancel_arg c;
 	struct edge_ring *r;
-	u32 seq, rung, n = 0;
+	u32 seq, rung, n;
 
 	if (!ent)
 		return 0;
@@ -130,11 +147,12 @@ u32 edge_model_cancel(struct edge_model *m, u32 id)
 	 * hostile tail never makes us write a slot twice.
 	 */
 	rung = edge_ring_avail(r, ent->inflight);
-	edge_simt_cancel(&m->simt, cookie_is_entry, &id);
-	for (seq = r->head - ent->inflight; seq != r->head; seq++) {
-		edge_ring_complete(r, seq, EDGE_CQE_CANCELLED, ECANCELED);
-		n++;
-	}
+	c.id = id;
+	c.ring = r;
+	c.n = 0;
+	edge_simt_cancel(&m->simt, cancel_inflight, &c);
+	EDGE_ASSERT(c.n == ent->inflight);
+	n = c.n;
 	m->inflight -= ent->inflight;
 	ent->inflight = 0;
 	for (seq = r->head; seq != r->head + rung; seq++) {

@@ -452,8 +452,8 @@ static bool place_preempt(struct edge_simt *s, struct edge_kinst *ki)
 		if (tb->end < s->eng->now + edge_simt_cyc2ns(s, v.flush + EDGE_SELECT_CYCLES))
 			tb->end = s->eng->now +
 				  edge_simt_cyc2ns(s, v.flush + EDGE_SELECT_CYCLES);
+		/* Later only: its queued completion requeues itself then. */
 		tb->end += edge_simt_cyc2ns(s, delay);
-		edge_simt_tb_reschedule(s, tb);
 
 		s->st.preemptions++;
 		edge_lat_add(&s->st.preempt, EDGE_SELECT_CYCLES + v.flush +
@@ -501,8 +501,10 @@ void edge_preempt_drop(struct edge_simt *s, struct edge_kinst *ki)
 	for (obj = 0; obj < n; obj++) {
 		struct edge_ewarp *ew = slot_of(s, obj);
 
-		if (ew->state != EDGE_PS_IDLE && ew->ki == ki)
+		if (ew->state != EDGE_PS_IDLE && ew->ki == ki) {
+			edge_engine_remove_obj(s->eng, EDGE_EV_EWARP, obj);
 			ew_release(s, obj);
+		}
 	}
 }
 

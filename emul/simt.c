@@ -15,7 +15,12 @@
 
 u64 edge_simt_cyc2ns(const struct edge_simt *s, u64 cycles)
 {
-	return edge_div64(cycles * 1000000ULL, s->p->clock_khz);
+	/* Split: a stretched TB (~2^49 cycles) times 10^6 overflows u64. */
+	u64 q = edge_div64(cycles, s->p->clock_khz);
+
+	return q * 1000000ULL +
+	       edge_div64((cycles - q * s->p->clock_khz) * 1000000ULL,
+			  s->p->clock_khz);
 }
 
 u64 edge_simt_ns2cyc(const struct edge_simt *s, u64 ns)
@@ -88,8 +93,12 @@ int edge_simt_init(struct edge_simt *s, const struct edge_preset *p,
 	s->done = done;
 	s->ctx = ctx;
 	s->nr_tbs = p->num_cores * slots;
+	/*
+	 * Every queue's worth, and one per TB: a kernel whose TBs all left
+	 * the KDU keeps its slot until they end.
+	 */
 	s->nr_ki = EDGE_KMU_PENDING + EDGE_KDU_RUNNING + EDGE_EWARP_PENDING +
-		   p->num_cores * EDGE_EWARP_PER_CORE;
+		   p->num_cores * EDGE_EWARP_PER_CORE + s->nr_tbs;
 	s->cores = edge_zalloc(sizeof(*s->cores) * p->num_cores);
 	s->tbs = edge_zalloc(sizeof(*s->tbs) * s->nr_tbs);
 	s->tb_ptrs = edge_zalloc(sizeof(*s->tb_ptrs) * s->nr_tbs);
@@ -198,8 +207,11 @@ u32 edge_simt_occupancy(const struct edge_simt *s, const struct edge_core *c)
 u64 edge_simt_corun(const struct edge_kdesc *k, u64 cycles, u32 occ_permille)
 {
 	u64 extra = (u64)k->ws.corun_pct * occ_permille;	/* % * permille */
+	u64 q = edge_div64(cycles, 100000);
 
-	return cycles + edge_div64(cycles * extra, 100000);
+	/* Split: up to ~2^42 cycles times 10^7 overflows u64. */
+	return cycles + q * extra +
+	       edge_div64((cycles - q * 100000) * extra, 100000);
 }
 
 static bool tb_fits(const struct edge_simt *s, const struct edge_core *c,
@@ -536,6 +548,11 @@ static void on_tb_done(struct edge_simt *s, const struct edge_ev *ev)
 
 	if (!tb->used || tb->gen != ev->gen)
 		return;
+	/* Its end moved while it lent warps: one completion, queued again. */
+	if (tb->end > s->eng->now) {
+		edge_simt_tb_reschedule(s, tb);
+		return;
+	}
 	/* A warp still lent to an event warp: finish when it returns. */
 	if (tb->preempted) {
 		tb->done_pending = true;
@@ -579,6 +596,9 @@ u32 edge_simt_cancel(struct edge_simt *s,
 
 		if (!ki->used || !match(ki->cookie, arg))
 			continue;
+		/* Still in its dispatch latency: its READY is queued. */
+		if (!ki->queued && !ki->placed && !ki->tbs_dispatched)
+			edge_engine_remove_obj(s->eng, EDGE_EV_READY, ki->idx);
 		if (ki->queued) {
 			queue_remove(s, ki);
 			ki->queued = false;
@@ -595,6 +615,8 @@ u32 edge_simt_cancel(struct edge_simt *s,
 
 			if (tb->used && tb->ki == ki) {
 				edge_preempt_orphan(s, tb);
+				edge_engine_remove_obj(s->eng, EDGE_EV_TB_DONE,
+						       tb->idx);
 				tb_release(s, tb);
 			}
 		}

@@ -6,7 +6,7 @@
 #include "emul_test.h"
 #include "engine.h"
 
-/* Pop everything due by @until; fail unless it comes as (time, seq). */
+/* Pop everything due by @until; fail unless it comes as (time, aux). */
 static void expect_pops(struct __test_metadata *_metadata,
 			struct edge_engine *e, u64 until,
 			const u64 *times, const u32 *seqs, u32 n)
@@ -340,12 +340,49 @@ TEST(engine_remove_obj)
 	EXPECT_NO_LEAKS();
 }
 
+/* Only events of the kind asked for go: objects of kinds share indices. */
+TEST(engine_remove_obj_matches_kind)
+{
+	static const u32 kinds[] = {
+		EDGE_EV_READY, EDGE_EV_TB_DONE, EDGE_EV_EWARP,
+	};
+	struct edge_engine e;
+	struct edge_ev ev;
+	u64 last = 0;
+	u32 i, n = 0;
+
+	edge_engine_init(&e);
+	ASSERT_EQ(0, edge_engine_reserve(&e, 32));
+	/* Object 5 of every kind, and object 6 of every kind. */
+	for (i = 0; i < 12; i++)
+		ASSERT_EQ(0, edge_engine_push(&e, 100 - i, kinds[i % 3],
+					      5 + (i / 3) % 2, i, 0));
+	EXPECT_EQ(2U, edge_engine_remove_obj(&e, EDGE_EV_TB_DONE, 5));
+	EXPECT_EQ(0U, edge_engine_remove_obj(&e, EDGE_EV_TB_DONE, 5));
+	EXPECT_EQ(2U, edge_engine_remove_obj(&e, EDGE_EV_EWARP, 6));
+	EXPECT_EQ(8U, e.len);
+	while (edge_engine_pop_due(&e, EDGE_TIME_NEVER, &ev)) {
+		EXPECT_FALSE(ev.kind == EDGE_EV_TB_DONE && ev.obj == 5);
+		EXPECT_FALSE(ev.kind == EDGE_EV_EWARP && ev.obj == 6);
+		/* What stays is intact and keeps its time order. */
+		EXPECT_EQ(100ULL - ev.aux, ev.time);
+		EXPECT_EQ(5U + (ev.aux / 3) % 2, ev.obj);
+		EXPECT_GE(ev.time, last);
+		last = ev.time;
+		n++;
+	}
+	EXPECT_EQ(8U, n);
+	edge_engine_fini(&e);
+	EXPECT_NO_LEAKS();
+}
+
 /* The reference: an unsorted array searched linearly. */
 struct ref_ev {
 	u64 time;
 	u64 order;
-	u32 ekt;
-	u32 seq;
+	u32 kind;
+	u32 obj;
+	u32 aux;
 	u32 gen;
 };
 
@@ -366,7 +403,7 @@ static u32 ref_min(const struct ref_ev *q, u32 n)
 TEST(engine_random_against_reference)
 {
 	static struct ref_ev ref[RAND_CAP];
-	u32 nref = 0, seq = 0, i, pushes = 0, pops = 0, removes = 0;
+	u32 nref = 0, aux = 0, i, pushes = 0, pops = 0, removes = 0;
 	u64 ref_now = 0, order = 0;
 	struct edge_engine e;
 	struct emul_rng rng;
@@ -386,14 +423,14 @@ TEST(engine_random_against_reference)
 		if (op < 50) {
 			/* Push, sometimes in the past, often on a tie. */
 			u64 t = ref_now + emul_rand_below(&rng, 64);
-			u32 ekt = emul_rand_below(&rng, 8);
+			u32 kind = EDGE_EV_READY + emul_rand_below(&rng, 3);
+			u32 obj = emul_rand_below(&rng, 8);
 			u32 gen = (u32)emul_rand(&rng);
 			int ret;
 
 			if (emul_rand_below(&rng, 4) == 0)
 				t = t > 40 ? t - 40 : 0;
-			ret = edge_engine_push(&e, t, EDGE_EV_TB_DONE, ekt,
-					       seq, gen);
+			ret = edge_engine_push(&e, t, kind, obj, aux, gen);
 			if (nref == e.cap) {
 				ASSERT_EQ(-ENOSPC, ret);
 				continue;
@@ -401,8 +438,9 @@ TEST(engine_random_against_reference)
 			ASSERT_EQ(0, ret);
 			ref[nref].time = t < ref_now ? ref_now : t;
 			ref[nref].order = order++;
-			ref[nref].ekt = ekt;
-			ref[nref].seq = seq++;
+			ref[nref].kind = kind;
+			ref[nref].obj = obj;
+			ref[nref].aux = aux++;
 			ref[nref].gen = gen;
 			nref++;
 			pushes++;
@@ -419,21 +457,23 @@ TEST(engine_random_against_reference)
 			}
 			ASSERT_TRUE(got) TH_LOG("op %u", i);
 			ASSERT_EQ(ref[m].time, ev.time) TH_LOG("op %u", i);
-			ASSERT_EQ(ref[m].seq, ev.aux) TH_LOG("op %u", i);
-			ASSERT_EQ(ref[m].ekt, ev.obj);
+			ASSERT_EQ(ref[m].aux, ev.aux) TH_LOG("op %u", i);
+			ASSERT_EQ(ref[m].obj, ev.obj);
 			ASSERT_EQ(ref[m].gen, ev.gen);
-			ASSERT_EQ((u32)EDGE_EV_TB_DONE, ev.kind);
+			ASSERT_EQ(ref[m].kind, ev.kind);
 			if (ref[m].time > ref_now)
 				ref_now = ref[m].time;
 			ref[m] = ref[--nref];
 			pops++;
 		} else if (op < 90) {
-			u32 ekt = emul_rand_below(&rng, 9), j, kept = 0;
+			u32 kind = EDGE_EV_READY + emul_rand_below(&rng, 3);
+			u32 obj = emul_rand_below(&rng, 9), j, kept = 0;
 
 			for (j = 0; j < nref; j++)
-				if (ref[j].ekt != ekt)
+				if (ref[j].kind != kind || ref[j].obj != obj)
 					ref[kept++] = ref[j];
-			ASSERT_EQ(nref - kept, edge_engine_remove_obj(&e, EDGE_EV_TB_DONE, ekt));
+			ASSERT_EQ(nref - kept,
+				  edge_engine_remove_obj(&e, kind, obj));
 			nref = kept;
 			removes++;
 		} else if (op < 95) {
@@ -455,7 +495,7 @@ TEST(engine_random_against_reference)
 		u32 m = ref_min(ref, nref);
 
 		ASSERT_TRUE(edge_engine_pop_due(&e, EDGE_TIME_NEVER, &ev));
-		ASSERT_EQ(ref[m].seq, ev.aux);
+		ASSERT_EQ(ref[m].aux, ev.aux);
 		ASSERT_EQ(ref[m].time, ev.time);
 		ref[m] = ref[--nref];
 	}

@@ -7,7 +7,6 @@
  */
 #include "emul_test.h"
 #include "model.h"
-#include "exec.h"
 #include "limits.h"
 
 #define PAGE	4096U
@@ -21,11 +20,13 @@ void *__real_calloc(size_t n, size_t size);
 void *__wrap_calloc(size_t n, size_t size);
 static unsigned long calloc_calls;
 static bool calloc_fail;
+static long calloc_fail_at = -1;	/* fail only the call with this index */
 
 void *__wrap_calloc(size_t n, size_t size)
 {
-	calloc_calls++;
-	if (calloc_fail)
+	unsigned long i = calloc_calls++;
+
+	if (calloc_fail || (calloc_fail_at >= 0 && i == (unsigned long)calloc_fail_at))
 		return NULL;
 	return __real_calloc(n, size);
 }
@@ -227,6 +228,43 @@ static void expect_accounting(struct __test_metadata *_metadata,
 
 static int owner_a, owner_b, owner_c;
 
+/* Completions published (done or failed): what run_until() is for. */
+static u64 outcomes(const struct edge_model *m)
+{
+	return m->st.completed + m->st.errors;
+}
+
+/*
+ * Run every model step due by @until; returns the completions it
+ * published.  An event takes several engine steps now (an event warp's
+ * launch, run and completion), so the step count run_until() returns is
+ * no longer the number of events.
+ */
+static u32 run_done(struct edge_model *m, u64 until)
+{
+	u64 before = outcomes(m);
+
+	edge_model_run_until(m, until);
+	return (u32)(outcomes(m) - before);
+}
+
+/* Run up to the time of the earliest completion (all of it, ties too). */
+static u32 run_batch(struct edge_model *m)
+{
+	u64 before = outcomes(m);
+
+	while (outcomes(m) == before &&
+	       edge_model_next_time(m) != EDGE_TIME_NEVER)
+		edge_model_run_until(m, edge_model_next_time(m));
+	return (u32)(outcomes(m) - before);
+}
+
+/* The model's engine room is reserved once, at init, and never moves. */
+static u32 room(const struct edge_preset *p)
+{
+	return edge_simt_engine_room(p);
+}
+
 TEST(model_echo_in_order)
 {
 	struct edge_model m;
@@ -260,15 +298,19 @@ TEST(model_echo_in_order)
 	EXPECT_EQ(5U, m.inflight);
 	EXPECT_EQ(5ULL, m.st.submitted);
 	EXPECT_EQ(0U, tq_cq_tail(&q));
+	/* An idle GPU: every event warp starts at once... */
+	EXPECT_EQ(0U, m.simt.cfg.dispatch_cycles);
+	EXPECT_EQ(t0, edge_model_next_time(&m));
+	EXPECT_EQ(0U, run_done(&m, t0));
 	EXPECT_EQ(t0 + 1000, edge_model_next_time(&m));
 
-	/* Nothing is due before its time. */
-	EXPECT_EQ(0U, edge_model_run_until(&m, t0 + 999));
+	/* ... and nothing is due before its time. */
+	EXPECT_EQ(0U, run_done(&m, t0 + 999));
 	EXPECT_EQ(0U, tq_cq_tail(&q));
 	EXPECT_EQ(0U, tq_cqe(&q, 0)->status);
 	EXPECT_EQ(0U, nnotes);
 
-	EXPECT_EQ(5U, edge_model_run_until(&m, edge_model_next_time(&m)));
+	EXPECT_EQ(5U, run_done(&m, edge_model_next_time(&m)));
 	EXPECT_EQ(t0 + 1000, edge_model_now(&m));
 	EXPECT_EQ(5U, tq_cq_tail(&q));
 	for (i = 0; i < 5; i++) {
@@ -297,7 +339,7 @@ TEST(model_echo_in_order)
 	tq_push(&q, 77);
 	tq_ring(&q);
 	EXPECT_EQ(1U, edge_model_poll(&m));
-	EXPECT_EQ(1U, edge_model_run_until(&m, EDGE_TIME_NEVER));
+	EXPECT_EQ(1U, run_done(&m, EDGE_TIME_NEVER));
 	EXPECT_EQ(0U, tq_cqe(&q, 0)->res);
 	EXPECT_EQ(EDGE_CQE_STATUS(EDGE_CQE_DONE, 0), tq_cqe(&q, 0)->status);
 	EXPECT_EQ(0, edge_model_unregister(&m, q.id, &owner_a));
@@ -307,7 +349,12 @@ TEST(model_echo_in_order)
 	EXPECT_NO_LEAKS();
 }
 
-/* Duration = warp_cycles * 1e6 / clock_khz ns, truncated. */
+/*
+ * A single-warp event on an idle GPU, with no dispatch latency and warps
+ * that never stall (the defaults), runs on free resources from the
+ * moment it is polled: done warp_cycles * 1e6 / clock_khz ns later,
+ * truncated.
+ */
 TEST(model_duration_exact)
 {
 	static const struct {
@@ -338,11 +385,12 @@ TEST(model_duration_exact)
 		ASSERT_NE(NULL, p);
 		r.warp_cycles = cases[i].cycles;
 		ASSERT_EQ(0, edge_validate_register(p, &r, &k));
-		EXPECT_EQ(cases[i].ns, edge_exec_duration_ns(p, &k))
-			TH_LOG("%s, %llu cycles", cases[i].preset,
-			       (unsigned long long)cases[i].cycles);
 
 		model_init(_metadata, &m, p);
+		EXPECT_EQ(0U, m.simt.cfg.dispatch_cycles);
+		EXPECT_EQ(cases[i].ns, edge_simt_cyc2ns(&m.simt, cases[i].cycles))
+			TH_LOG("%s, %llu cycles", cases[i].preset,
+			       (unsigned long long)cases[i].cycles);
 		tq_alloc(_metadata, &q, 64, 8);
 		ASSERT_EQ(0, edge_model_register(&m, &k, &q.mem, &owner_a,
 						 &q.id));
@@ -350,12 +398,17 @@ TEST(model_duration_exact)
 		tq_push(&q, i);
 		tq_ring(&q);
 		ASSERT_EQ(1U, edge_model_poll(&m));
-		due = edge_model_next_time(&m);
-		EXPECT_EQ(t0 + cases[i].ns, due);
+		/* It is placed at once: its first step is due now. */
+		EXPECT_EQ(t0, edge_model_next_time(&m));
+		due = t0 + cases[i].ns;
 		if (cases[i].ns)
-			EXPECT_EQ(0U, edge_model_run_until(&m, due - 1));
-		EXPECT_EQ(1U, edge_model_run_until(&m, due));
-		EXPECT_EQ(t0 + cases[i].ns, edge_model_now(&m));
+			EXPECT_EQ(0U, run_done(&m, due - 1));
+		EXPECT_EQ(1U, run_done(&m, due));
+		EXPECT_EQ(due, edge_model_now(&m));
+		EXPECT_EQ(EDGE_TIME_NEVER, edge_model_next_time(&m));
+		EXPECT_EQ(1ULL, m.simt.st.ewarps_free);
+		EXPECT_EQ(0ULL, m.simt.st.preemptions);
+		EXPECT_EQ(0ULL, m.simt.st.sched.max);
 		EXPECT_EQ(EDGE_CQE_STATUS(EDGE_CQE_DONE, 0),
 			  tq_cqe(&q, 0)->status);
 		EXPECT_EQ(i, tq_cqe(&q, 0)->res);
@@ -415,7 +468,7 @@ TEST(model_10k_events_one_ring)
 		if (how == 0 && !tq_room(&q))
 			how = 1;
 		if (how == 1)
-			edge_model_run_until(&m, edge_model_next_time(&m));
+			run_batch(&m);
 		else if (how == 2)
 			edge_model_run_until(&m, EDGE_TIME_NEVER);
 		/* Reap in order: every completion is the next event's. */
@@ -479,7 +532,7 @@ TEST(model_unregister_busy)
 	EXPECT_EQ(2U, tq_sq_head(&q));
 	EXPECT_EQ(2U, db_page[q.id]);
 
-	EXPECT_EQ(2U, edge_model_run_until(&m, EDGE_TIME_NEVER));
+	EXPECT_EQ(2U, run_done(&m, EDGE_TIME_NEVER));
 	for (i = 0; i < 2; i++)
 		EXPECT_EQ(EDGE_CQE_STATUS(EDGE_CQE_DONE, i),
 			  tq_cqe(&q, i)->status);
@@ -492,15 +545,16 @@ TEST(model_unregister_busy)
 	EXPECT_EQ(0, memcmp(&snap, &m, sizeof(m)));
 	EXPECT_EQ(1U, edge_model_poll(&m));
 	EXPECT_EQ(-EBUSY, edge_model_unregister(&m, q.id, &owner_a));
-	EXPECT_EQ(1U, edge_model_run_until(&m, EDGE_TIME_NEVER));
+	EXPECT_EQ(1U, run_done(&m, EDGE_TIME_NEVER));
 	EXPECT_EQ(3U, tq_cq_tail(&q));
 
-	/* Idle: gone, its engine room given back. */
-	EXPECT_EQ(8U, m.reserved);
+	/* Idle: gone.  The engine's room is the model's, not the entry's. */
+	EXPECT_EQ(room(edge_p()), m.eng.cap);
 	EXPECT_EQ(0, edge_model_unregister(&m, q.id, &owner_a));
 	EXPECT_EQ(NULL, edge_ekt_get(&m.ekt, q.id));
 	EXPECT_EQ(0U, m.ekt.used);
-	EXPECT_EQ(0U, m.reserved);
+	EXPECT_EQ(room(edge_p()), m.eng.cap);
+	EXPECT_TRUE(edge_simt_idle(&m.simt));
 	EXPECT_EQ(-ENOENT, edge_model_unregister(&m, q.id, &owner_a));
 	expect_accounting(_metadata, &m);
 	model_fini(&m);
@@ -553,7 +607,7 @@ TEST(model_table_full)
 		EXPECT_EQ(i, qs[i].id);
 	}
 	EXPECT_EQ((u32)EDGE_EKT_ENTRIES, m.ekt.used);
-	EXPECT_EQ(4U * EDGE_EKT_ENTRIES, m.reserved);
+	EXPECT_EQ(room(edge_p()), m.eng.cap);
 
 	/* The 65th is refused and touches nothing, not even the page. */
 	for (i = 0; i < PAGE / 4; i++)
@@ -589,7 +643,7 @@ TEST(model_table_full)
 	tq_push(&qs[63], 63);
 	tq_ring(&qs[63]);
 	EXPECT_EQ(1U, edge_model_poll(&m));
-	EXPECT_EQ(1U, edge_model_run_until(&m, EDGE_TIME_NEVER));
+	EXPECT_EQ(1U, run_done(&m, EDGE_TIME_NEVER));
 	EXPECT_EQ(63U, tq_cqe(&qs[63], 0)->res);
 
 	model_fini(&m);
@@ -622,7 +676,7 @@ TEST(model_cancel)
 	tq_push(&other, 500);
 	tq_ring(&other);
 	EXPECT_EQ(4U, edge_model_poll(&m));
-	EXPECT_EQ(4U, edge_model_run_until(&m, EDGE_TIME_NEVER));
+	EXPECT_EQ(4U, run_done(&m, EDGE_TIME_NEVER));
 	q.reaped = 3;
 	other.reaped = 1;
 	tq_push(&q, 13);
@@ -664,8 +718,9 @@ TEST(model_cancel)
 	/* The entry is gone; the other one's event is still there. */
 	EXPECT_EQ(NULL, edge_ekt_get(&m.ekt, id));
 	EXPECT_EQ(1U, m.ekt.used);
-	EXPECT_EQ(8U, m.reserved);
+	EXPECT_EQ(room(edge_p()), m.eng.cap);
 	EXPECT_EQ(1U, m.inflight);
+	/* Nothing of it is left to step: only the other's event warp. */
 	EXPECT_EQ(1U, m.eng.len);
 	EXPECT_EQ(7ULL + 2, m.st.submitted);
 	EXPECT_EQ(4ULL, m.st.cancelled);
@@ -675,7 +730,7 @@ TEST(model_cancel)
 	EXPECT_EQ(0U, edge_model_cancel(&m, 0xffffffffU));
 	EXPECT_EQ(1U, nnotes);
 
-	EXPECT_EQ(1U, edge_model_run_until(&m, EDGE_TIME_NEVER));
+	EXPECT_EQ(1U, run_done(&m, EDGE_TIME_NEVER));
 	EXPECT_EQ(EDGE_CQE_STATUS(EDGE_CQE_DONE, 1), tq_cqe(&other, 1)->status);
 	EXPECT_EQ(501U, tq_cqe(&other, 1)->res);
 	EXPECT_EQ(2U, nnotes);
@@ -687,7 +742,7 @@ TEST(model_cancel)
 	EXPECT_EQ(0U, edge_model_cancel(&m, other.id));
 	EXPECT_EQ(2U, nnotes);
 	EXPECT_EQ(0U, m.ekt.used);
-	EXPECT_EQ(0U, m.reserved);
+	EXPECT_TRUE(edge_simt_idle(&m.simt));
 
 	/* The slot comes back with a new generation, and works. */
 	tq_reset(&q);
@@ -696,12 +751,141 @@ TEST(model_cancel)
 	tq_push(&q, 99);
 	tq_ring(&q);
 	EXPECT_EQ(1U, edge_model_poll(&m));
-	EXPECT_EQ(1U, edge_model_run_until(&m, EDGE_TIME_NEVER));
+	EXPECT_EQ(1U, run_done(&m, EDGE_TIME_NEVER));
 	EXPECT_EQ(99U, tq_cqe(&q, 0)->res);
 	expect_accounting(_metadata, &m);
 	model_fini(&m);
 	tq_free(&q);
 	tq_free(&other);
+	EXPECT_NO_LEAKS();
+}
+
+/*
+ * Events of one entry may complete out of order (here: one preempts and
+ * saves a full register file slowly, the next finds free resources).
+ * Cancel must complete exactly the ones still in flight, and never
+ * overwrite a published completion.
+ */
+TEST(model_cancel_out_of_order)
+{
+	struct edge_register r = reg_default();
+	struct edge_simt_cfg cfg;
+	struct edge_model m;
+	struct edge_kdesc kb, ka;
+	struct tq qa, qb;
+	u64 t;
+
+	model_init(_metadata, &m, edge_p());
+	edge_simt_default_cfg(&cfg);
+	cfg.ctx_bytes_per_cycle = 1;	/* a save of 4096 cycles */
+	ASSERT_EQ(0, edge_model_set_cfg(&m, &cfg));
+	tq_alloc(_metadata, &qa, 8, 8);
+	tq_alloc(_metadata, &qb, 4, 8);
+	/* The background: 32 TBs of 1024 threads fill every register. */
+	r.func = EDGE_FN_NOP;
+	r.block_x = 1024;
+	r.grid_x = 32;
+	r.ring_entries = 4;
+	r.warp_cycles = 7000;		/* 10 us */
+	ASSERT_EQ(0, edge_validate_register(edge_p(), &r, &kb));
+	ASSERT_EQ(0, edge_model_register(&m, &kb, &qb.mem, &owner_b, &qb.id));
+	kdesc(_metadata, &ka, EDGE_FN_ECHO, 8, 8, 700);
+	ASSERT_EQ(0, edge_model_register(&m, &ka, &qa.mem, &owner_a, &qa.id));
+	tq_push(&qb, 0);
+	tq_ring(&qb);
+	ASSERT_EQ(1U, edge_model_poll(&m));
+
+	/* Event 0 at 8.5 us: preempts, saves for ~5.9 us. */
+	edge_model_advance(&m, 8500);
+	tq_push(&qa, 100);
+	tq_ring(&qa);
+	ASSERT_EQ(1U, edge_model_poll(&m));
+	EXPECT_EQ(1ULL, m.simt.st.preemptions);
+	/* Event 1 after the background's TBs end: free resources. */
+	EXPECT_EQ(0U, run_done(&m, 10000));
+	edge_model_advance(&m, 10001);
+	tq_push(&qa, 101);
+	tq_ring(&qa);
+	ASSERT_EQ(1U, edge_model_poll(&m));
+	t = edge_model_now(&m);
+	EXPECT_EQ(1U, run_done(&m, t + 1000));
+	/* Out of order: 1 done, 0 still in flight. */
+	EXPECT_EQ(EDGE_CQE_STATUS(EDGE_CQE_DONE, 1), tq_cqe(&qa, 1)->status);
+	EXPECT_EQ(101U, tq_cqe(&qa, 1)->res);
+	EXPECT_EQ(0U, tq_cqe(&qa, 0)->status);
+	EXPECT_EQ(1U, m.ekt.e[qa.id].inflight);
+
+	EXPECT_EQ(1U, edge_model_cancel(&m, qa.id));
+	EXPECT_EQ(EDGE_CQE_STATUS(EDGE_CQE_CANCELLED, 0),
+		  tq_cqe(&qa, 0)->status);
+	EXPECT_EQ((u32)ECANCELED, tq_cqe(&qa, 0)->res);
+	EXPECT_EQ(EDGE_CQE_STATUS(EDGE_CQE_DONE, 1), tq_cqe(&qa, 1)->status);
+	EXPECT_EQ(101U, tq_cqe(&qa, 1)->res);
+	EXPECT_EQ(2U, tq_cq_tail(&qa));
+
+	/* The background is unharmed and completes. */
+	run_done(&m, EDGE_TIME_NEVER);
+	EXPECT_EQ(EDGE_CQE_STATUS(EDGE_CQE_DONE, 0), tq_cqe(&qb, 0)->status);
+	expect_accounting(_metadata, &m);
+	EXPECT_TRUE(edge_simt_idle(&m.simt));
+	EXPECT_EQ(0U, m.eng.len);
+	model_fini(&m);
+	tq_free(&qa);
+	tq_free(&qb);
+	EXPECT_NO_LEAKS();
+}
+
+/*
+ * Register, ring, cancel (a process that opens, submits and closes),
+ * again and again, without the front end stepping in between: nothing
+ * of a cancelled entry stays in the engine, which never fills.
+ */
+TEST(model_cancel_again_and_again)
+{
+	struct edge_register r = reg_default();
+	struct edge_model m;
+	struct edge_kdesc kb, ke;
+	struct tq qb, qe;
+	u32 round, i;
+
+	model_init(_metadata, &m, edge_p());
+	tq_alloc(_metadata, &qb, 4, 8);
+	tq_alloc(_metadata, &qe, 64, 8);
+	r.func = EDGE_FN_NOP;
+	r.block_x = 1024;
+	r.grid_x = 40;
+	r.ring_entries = 4;
+	r.warp_cycles = 1ULL << 30;	/* far beyond the test */
+	ASSERT_EQ(0, edge_validate_register(edge_p(), &r, &kb));
+	kdesc(_metadata, &ke, EDGE_FN_ECHO, 64, 8, 700);
+	ke.priority = 1;
+	for (round = 0; round < 200; round++) {
+		tq_reset(&qb);
+		tq_reset(&qe);
+		ASSERT_EQ(0, edge_model_register(&m, &kb, &qb.mem, &owner_b,
+						 &qb.id));
+		ASSERT_EQ(0, edge_model_register(&m, &ke, &qe.mem, &owner_a,
+						 &qe.id));
+		for (i = 0; i < 4; i++)
+			tq_push(&qb, i);
+		for (i = 0; i < 64; i++)
+			tq_push(&qe, i);
+		tq_ring(&qb);
+		tq_ring(&qe);
+		ASSERT_EQ(68U, edge_model_poll(&m));
+		/* A few steps: TBs running, event warps preempting. */
+		edge_model_run_until(&m, edge_model_now(&m));
+		ASSERT_EQ(64U, edge_model_cancel(&m, qe.id));
+		ASSERT_EQ(4U, edge_model_cancel(&m, qb.id));
+		ASSERT_EQ(0U, m.eng.len) TH_LOG("round %u", round);
+		ASSERT_TRUE(edge_simt_idle(&m.simt));
+		edge_model_advance(&m, edge_model_now(&m) + 100);
+	}
+	expect_accounting(_metadata, &m);
+	EXPECT_EQ(200ULL * 68, m.st.cancelled);
+	model_fini(&m);
+	tq_free(&qb);
+	tq_free(&qe);
 	EXPECT_NO_LEAKS();
 }
 
@@ -757,9 +941,9 @@ TEST(model_notify_owner_and_id)
 	tq_ring(&qb);
 	EXPECT_EQ(5U, edge_model_poll(&m));
 	EXPECT_EQ(0U, nnotes);
-	EXPECT_EQ(3U, edge_model_run_until(&m, 1000));
+	EXPECT_EQ(3U, run_done(&m, 1000));
 	EXPECT_EQ(3U, nnotes);
-	EXPECT_EQ(2U, edge_model_run_until(&m, 2000));
+	EXPECT_EQ(2U, run_done(&m, 2000));
 	ASSERT_EQ(5U, nnotes);
 	for (i = 0; i < nnotes; i++) {
 		if (notes[i].owner == &owner_a) {
@@ -791,7 +975,7 @@ TEST(model_notify_owner_and_id)
 	tq_push(&qa, 6);
 	tq_ring(&qa);
 	EXPECT_EQ(2U, edge_model_poll(&m));
-	EXPECT_EQ(2U, edge_model_run_until(&m, EDGE_TIME_NEVER));
+	EXPECT_EQ(2U, run_done(&m, EDGE_TIME_NEVER));
 	tq_push(&qa, 7);
 	tq_ring(&qa);
 	EXPECT_EQ(1U, edge_model_cancel(&m, qa.id));
@@ -875,71 +1059,82 @@ TEST(model_register_resets_doorbell)
 	EXPECT_NO_LEAKS();
 }
 
-/* -ENOMEM from the engine's growth leaves everything as it was. */
-TEST(model_register_enomem_changes_nothing)
+/*
+ * Everything is allocated at init (the SIMT model's pools and the engine
+ * room it can ever need): each allocation failing in turn fails the init
+ * with -ENOMEM and leaks nothing.
+ */
+TEST(model_init_enomem)
 {
-	static struct edge_ekt_entry snap_e[EDGE_EKT_ENTRIES];
-	static u32 snap_db[PAGE / 4];
-	struct edge_model m, snap;
-	struct edge_kdesc ka, kb;
-	struct tq qa, qb;
-	u32 i, id = 0x5555;
+	unsigned long n, i;
+	struct edge_model m;
 
-	calloc_fail = true;
-	EXPECT_EQ(-ENOMEM, edge_model_init(&m, edge_p(), rec_notify));
-	calloc_fail = false;
+	calloc_calls = 0;
+	ASSERT_EQ(0, edge_model_init(&m, edge_p(), rec_notify));
+	n = calloc_calls;
+	EXPECT_EQ(room(edge_p()), m.eng.cap);
+	edge_model_fini(&m);
+	/* The EKT, the SIMT model's cores, TBs, TB table, kernels, the engine. */
+	ASSERT_GE(n, 6UL);
 
-	model_init(_metadata, &m, edge_p());
-	tq_alloc(_metadata, &qa, 8, 8);
-	tq_alloc(_metadata, &qb, 16, 8);
-	kdesc(_metadata, &ka, EDGE_FN_ECHO, 8, 8, 700);
-	kdesc(_metadata, &kb, EDGE_FN_ECHO, 16, 8, 700);
-	ASSERT_EQ(0, edge_model_register(&m, &ka, &qa.mem, &owner_a, &qa.id));
-	EXPECT_EQ(8U, m.eng.cap);
+	for (i = 0; i < n; i++) {
+		memset(&m, 0x5a, sizeof(m));
+		calloc_calls = 0;
+		calloc_fail_at = (long)i;
+		EXPECT_EQ(-ENOMEM, edge_model_init(&m, edge_p(), rec_notify))
+			TH_LOG("allocation %lu of %lu failing", i, n);
+		calloc_fail_at = -1;
+		EXPECT_EQ(0, emul_leaks()) TH_LOG("allocation %lu failing", i);
+	}
 
-	for (i = 0; i < PAGE / 4; i++)
-		db_page[i] = 7 + i;
-	*emul_word(qb.mem.sq, qb.mem.layout.sq_flags) = 0xabcd;
-	memcpy(&snap, &m, sizeof(m));
-	memcpy(snap_e, m.ekt.e, sizeof(snap_e));
-	memcpy(snap_db, db_page, sizeof(snap_db));
-	calloc_fail = true;
-	EXPECT_EQ(-ENOMEM, edge_model_register(&m, &kb, &qb.mem, &owner_b,
-					       &id));
-	calloc_fail = false;
-	EXPECT_EQ(0x5555U, id);
-	EXPECT_EQ(0, memcmp(&snap, &m, sizeof(m)));
-	EXPECT_EQ(0, memcmp(snap_e, m.ekt.e, sizeof(snap_e)));
-	EXPECT_EQ(0, memcmp(snap_db, db_page, sizeof(snap_db)));
-	EXPECT_EQ(0xabcdU, tq_sq_flags(&qb));
-
-	ASSERT_EQ(0, edge_model_register(&m, &kb, &qb.mem, &owner_b, &qb.id));
-	EXPECT_EQ(1U, qb.id);
-	EXPECT_EQ(24U, m.eng.cap);
-	EXPECT_EQ(24U, m.reserved);
-
-	/* Room once grown is kept: re-registering needs no allocation. */
-	EXPECT_EQ(0, edge_model_unregister(&m, qb.id, &owner_b));
-	calloc_fail = true;
-	EXPECT_EQ(0, edge_model_register(&m, &kb, &qb.mem, &owner_b, &qb.id));
-	calloc_fail = false;
-	EXPECT_EQ(24U, m.eng.cap);
-
-	db_page[qa.id] = 0;
-	db_page[qb.id] = 0;
-	for (i = 0; i < 16; i++)
-		tq_push(&qb, i);
-	tq_ring(&qb);
-	EXPECT_EQ(16U, edge_model_poll(&m));
-	EXPECT_EQ(16U, edge_model_run_until(&m, EDGE_TIME_NEVER));
-	EXPECT_EQ(15U, tq_cqe(&qb, 15)->res);
-	model_fini(&m);
-	tq_free(&qa);
-	tq_free(&qb);
+	/* And it still works after all that. */
+	calloc_calls = 0;
+	ASSERT_EQ(0, edge_model_init(&m, edge_p(), rec_notify));
+	EXPECT_EQ(n, calloc_calls);
+	edge_model_fini(&m);
 	EXPECT_NO_LEAKS();
 }
 
-/* Room is reserved at registration: stepping never allocates. */
+/* Registering never allocates: a full table with allocations failing. */
+TEST(model_register_never_allocates)
+{
+	static struct tq qs[EDGE_EKT_ENTRIES];
+	struct edge_model m;
+	struct edge_kdesc k;
+	u32 i;
+
+	model_init(_metadata, &m, edge_p());
+	kdesc(_metadata, &k, EDGE_FN_ECHO, 16, 8, 700);
+	for (i = 0; i < EDGE_EKT_ENTRIES; i++)
+		tq_alloc(_metadata, &qs[i], 16, 8);
+	calloc_calls = 0;
+	calloc_fail = true;
+	for (i = 0; i < EDGE_EKT_ENTRIES; i++)
+		ASSERT_EQ(0, edge_model_register(&m, &k, &qs[i].mem, &qs[i],
+						 &qs[i].id));
+	/* Each ring full: 1024 events, more than there are event warp slots. */
+	for (i = 0; i < EDGE_EKT_ENTRIES; i++) {
+		while (tq_room(&qs[i]))
+			tq_push(&qs[i], i);
+		tq_ring(&qs[i]);
+	}
+	EXPECT_EQ(16U * EDGE_EKT_ENTRIES, edge_model_poll(&m));
+	EXPECT_EQ(16U * EDGE_EKT_ENTRIES, run_done(&m, EDGE_TIME_NEVER));
+	EXPECT_EQ(0, edge_model_unregister(&m, qs[5].id, &qs[5]));
+	ASSERT_EQ(0, edge_model_register(&m, &k, &qs[5].mem, &qs[5],
+					 &qs[5].id));
+	calloc_fail = false;
+	EXPECT_EQ(0UL, calloc_calls);
+	EXPECT_EQ(room(edge_p()), m.eng.cap);
+	for (i = 0; i < EDGE_EKT_ENTRIES; i++)
+		EXPECT_EQ(i, tq_cqe(&qs[i], 15)->res);
+	model_fini(&m);
+	for (i = 0; i < EDGE_EKT_ENTRIES; i++)
+		tq_free(&qs[i]);
+	EXPECT_NO_LEAKS();
+}
+
+/* Room is reserved at init: stepping never allocates. */
 TEST(model_never_allocates_while_stepping)
 {
 	struct edge_model m;
@@ -1005,7 +1200,7 @@ TEST(model_hostile_doorbell)
 	EXPECT_FALSE(edge_model_doorbell_pending(&m));
 	EXPECT_EQ(0U, edge_model_poll(&m));
 	EXPECT_EQ(-EBUSY, edge_model_unregister(&m, q.id, &owner_a));
-	EXPECT_EQ(8U, edge_model_run_until(&m, EDGE_TIME_NEVER));
+	EXPECT_EQ(8U, run_done(&m, EDGE_TIME_NEVER));
 	EXPECT_EQ(8U, tq_cq_tail(&q));
 
 	/* Behind head: a huge count, clamped the same way. */
@@ -1013,6 +1208,7 @@ TEST(model_hostile_doorbell)
 	EXPECT_TRUE(edge_model_doorbell_pending(&m));
 	EXPECT_EQ(8U, edge_model_poll(&m));
 	EXPECT_EQ(16U, tq_sq_head(&q));
+	/* Eight event warps on free resources, one pending step each. */
 	EXPECT_EQ(8U, m.eng.len);
 	EXPECT_LE(m.eng.len, m.eng.cap);
 
@@ -1026,6 +1222,7 @@ TEST(model_hostile_doorbell)
 	EXPECT_EQ(8ULL + n, m.st.submitted);
 	EXPECT_EQ(0U, m.inflight);
 	EXPECT_EQ(0U, m.eng.len);
+	EXPECT_TRUE(edge_simt_idle(&m.simt));
 	expect_accounting(_metadata, &m);
 	model_fini(&m);
 	tq_free(&q);
@@ -1058,7 +1255,7 @@ TEST(model_u32_wrap)
 	EXPECT_EQ(3U, db_page[q.id]);
 	EXPECT_EQ(6U, edge_model_poll(&m));
 	EXPECT_EQ(3U, tq_sq_head(&q));
-	EXPECT_EQ(6U, edge_model_run_until(&m, EDGE_TIME_NEVER));
+	EXPECT_EQ(6U, run_done(&m, EDGE_TIME_NEVER));
 	EXPECT_EQ(3U, tq_cq_tail(&q));
 	for (i = 0, seq = start; i < 6; i++, seq++) {
 		EXPECT_EQ(EDGE_CQE_STATUS(EDGE_CQE_DONE, seq),
@@ -1107,7 +1304,7 @@ TEST(model_error_completions)
 		tq_push(&q, i);
 	tq_ring(&q);
 	EXPECT_EQ(3U, edge_model_poll(&m));
-	EXPECT_EQ(3U, edge_model_run_until(&m, EDGE_TIME_NEVER));
+	EXPECT_EQ(3U, run_done(&m, EDGE_TIME_NEVER));
 	for (i = 0; i < 3; i++) {
 		EXPECT_EQ(EDGE_CQE_STATUS(EDGE_CQE_ERROR, i),
 			  tq_cqe(&q, i)->status);

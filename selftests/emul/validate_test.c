@@ -393,4 +393,60 @@ TEST(validate_derived_fields)
 	EXPECT_EQ(9223090559730712575ULL, k.num_tbs);
 }
 
+/* VER1: how the warps spend their time.  Zero (VER0 callers) is valid. */
+TEST(validate_warp_state)
+{
+	static const struct {
+		size_t off;
+		u32 max;
+	} f[] = {
+		{ offsetof(struct edge_warp_state, rsd_pct), 100 },
+		{ offsetof(struct edge_warp_state, corun_pct), 10000 },
+		{ offsetof(struct edge_warp_state, p_pipe), 1000 },
+		{ offsetof(struct edge_warp_state, pipe_cycles), EDGE_MAX_STALL_CYCLES },
+		{ offsetof(struct edge_warp_state, ibuf_insts), 64 },
+		{ offsetof(struct edge_warp_state, p_load), 1000 },
+		{ offsetof(struct edge_warp_state, load_cycles), EDGE_MAX_STALL_CYCLES },
+		{ offsetof(struct edge_warp_state, p_barrier), 1000 },
+		{ offsetof(struct edge_warp_state, barrier_cycles), EDGE_MAX_STALL_CYCLES },
+		{ offsetof(struct edge_warp_state, early_pct), 100 },
+		{ offsetof(struct edge_warp_state, p_membar), 1000 },
+		{ offsetof(struct edge_warp_state, membar_cycles), EDGE_MAX_STALL_CYCLES },
+		{ offsetof(struct edge_warp_state, p_icache), 1000 },
+		{ offsetof(struct edge_warp_state, icache_cycles), EDGE_MAX_STALL_CYCLES },
+	};
+	struct edge_register r;
+	struct edge_kdesc k;
+	u32 i;
+
+	/* Every field has a bound, and the struct is all u32 fields. */
+	ASSERT_EQ(sizeof(struct edge_warp_state), ARRAY_SIZE(f) * sizeof(u32));
+	EXPECT_EQ((size_t)EDGE_REGISTER_SIZE_VER1, sizeof(struct edge_register));
+	EXPECT_EQ((size_t)EDGE_REGISTER_SIZE_VER0,
+		  offsetof(struct edge_register, ws));
+	r = base();
+	ASSERT_EQ(OK, try_on(edge_p(), &r, &k));
+	for (i = 0; i < ARRAY_SIZE(f); i++) {
+		u32 *v = (u32 *)((u8 *)&r.ws + f[i].off);
+
+		r = base();
+		*v = f[i].max;
+		EXPECT_EQ(0, edge_validate_warp_state(&r.ws)) TH_LOG("field %u", i);
+		ASSERT_EQ(OK, try_on(edge_p(), &r, &k)) TH_LOG("field %u", i);
+		/* Copied into the descriptor as given. */
+		EXPECT_EQ(0, memcmp(&r.ws, &k.ws, sizeof(k.ws)));
+		*v = f[i].max + 1;
+		EXPECT_EQ(-EINVAL, edge_validate_warp_state(&r.ws))
+			TH_LOG("field %u", i);
+		EXPECT_EQ(-EINVAL, try(&r)) TH_LOG("field %u", i);
+		*v = 0xffffffffU;
+		EXPECT_EQ(-EINVAL, try(&r)) TH_LOG("field %u", i);
+	}
+	/* All at their largest at once. */
+	r = base();
+	for (i = 0; i < ARRAY_SIZE(f); i++)
+		*(u32 *)((u8 *)&r.ws + f[i].off) = f[i].max;
+	EXPECT_EQ(OK, try_on(edge_p(), &r, &k));
+}
+
 TEST_HARNESS_MAIN
