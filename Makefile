@@ -6,6 +6,9 @@
 #   make run      boot the guest, load edge.ko, run the demo
 #   make check    the whole test suite; ends with "N passed, N failed"
 #   make bench    benchmarks in the guest; output in Documentation/results/
+#   make repro-edge  the EDGE reproduction set with edge-sim (host, virtual
+#                 time); CSVs, plots and headline ratios in
+#                 Documentation/results/edge/
 #   make lint     checkpatch --strict and sparse
 #   make deps     install the Debian packages the rest needs
 #
@@ -28,9 +31,9 @@ LIBEDGE	:= tools/libedge/libedge.c tools/libedge/libedge.h
 GUEST_TIMEOUT ?= 900
 
 .PHONY: all deps kernel ksft module tools selftests host-tests run check \
-	bench lint clean FORCE
+	bench lint sim repro-edge clean FORCE
 
-all: module tools selftests
+all: module tools selftests sim
 
 deps:
 	@$(VM)/deps.sh
@@ -61,6 +64,12 @@ $(BUILD)/guest/edge-bench: tools/edge-bench/edge-bench.c $(LIBEDGE) uapi/linux/e
 
 selftests: ksft
 	$(MAKE) -C selftests/edge KSFT_DIR=$(KSFT) O=$(BUILD)/guest/selftests
+
+sim:
+	$(MAKE) -C tools/edge-sim O=$(BUILD)/host
+
+repro-edge: deps
+	$(MAKE) -C tools/edge-sim O=$(BUILD)/host repro-edge
 
 host-tests: ksft
 	$(MAKE) -C selftests/emul KSFT_DIR=$(KSFT) O=$(BUILD)/host run

@@ -10,6 +10,8 @@ pkgs=(
 	libnl-genl-3-dev
 	libelf1 libssl3                   # linux-kbuild-6.1's binaries (dpkg -x, not installed)
 	perl                              # checkpatch.pl
+	gnuplot-nox                       # edge-sim plots (make repro-edge)
+	valgrind                          # callgrind figures in the benchmarks
 )
 
 # One dpkg-query for all (unknown names are simply absent from its output).

@@ -1,0 +1,1312 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * edge-sim: run a scenario on the SIMT model in virtual time.
+ *
+ * The model is emul/ itself (simt.c, preempt.c, engine.c, ...), linked
+ * as it is built into edge.ko: this file holds no scheduling policy.  It
+ * only reads a scenario (Documentation/edge-sim.rst), launches the
+ * background kernels and event streams it describes into a struct
+ * edge_simt at their virtual times, steps the shared engine, and prints
+ * what the model's statistics say, as one CSV row.
+ *
+ * A run is a pure function of the scenario and its seed: no wall clock,
+ * no unordered iteration, integer time.  The same input gives
+ * byte-identical output.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "simt.h"
+#include "validate.h"
+
+#define MAX_KERNELS	32
+#define MAX_STREAMS	8
+#define NAME_LEN	32
+#define MAX_INCLUDE	8
+
+enum arrival { ARR_POISSON, ARR_UNIFORM };
+enum overflow { OVF_QUEUE, OVF_DROP };
+
+struct kdef {
+	char name[NAME_LEN];
+	struct edge_register r;
+	u32 chain;		/* launches when used as the background */
+	u64 gap;		/* cycles between a completion and the next */
+};
+
+struct bgdef {
+	bool set;
+	char kernel[NAME_LEN];
+	u32 chain;		/* 0: the kernel's own default */
+	u64 gap;
+	bool gap_set;
+	u64 at;			/* cycles */
+};
+
+struct sdef {
+	char name[NAME_LEN];
+	char kernel[NAME_LEN];
+	u32 arrival;		/* enum arrival */
+	u64 mean;		/* cycles between arrivals (poisson) */
+	u64 count;		/* 0: unlimited (poisson) */
+	u32 cap;		/* max in flight; 0: unlimited */
+	u32 overflow;		/* enum overflow */
+	u64 from, to;		/* cycles; to == 0: the background's run */
+	bool stop_bg;		/* no arrivals once the background is done */
+};
+
+struct scen {
+	char label[64];
+	char preset[NAME_LEN];
+	u32 runs;
+	u64 until;		/* cycles; 0: until all work is done */
+	struct edge_simt_cfg cfg;
+	struct kdef k[MAX_KERNELS];
+	int nk;
+	struct bgdef bg;
+	struct sdef s[MAX_STREAMS];
+	int ns;
+	int depth;		/* include nesting */
+};
+
+static const char *prog = "edge-sim";
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+/* ---------------------------------------------------------------- parsing */
+
+/* Unsigned integer with an optional k (1e3) or M (1e6) suffix. */
+static u64 parse_u64(const char *v, const char *where, const char *key)
+{
+	unsigned long long x;
+	char *end;
+
+	if (!*v || *v == '-')
+		die("%s: %s: not a number: '%s'", where, key, v);
+	errno = 0;
+	x = strtoull(v, &end, 10);
+	if (errno)
+		die("%s: %s: out of range: '%s'", where, key, v);
+	if (*end == 'k' || *end == 'K') {
+		x *= 1000;
+		end++;
+	} else if (*end == 'M') {
+		x *= 1000000;
+		end++;
+	}
+	if (*end)
+		die("%s: %s: not a number: '%s'", where, key, v);
+	return x;
+}
+
+static u32 parse_u32(const char *v, const char *where, const char *key)
+{
+	u64 x = parse_u64(v, where, key);
+
+	if (x > 0xffffffffULL)
+		die("%s: %s: out of range: '%s'", where, key, v);
+	return (u32)x;
+}
+
+/* "X" or "X,Y" or "X,Y,Z" */
+static void parse_dim3(const char *v, u32 *x, u32 *y, u32 *z,
+		       const char *where, const char *key)
+{
+	char buf[64], *p, *save = NULL;
+	u32 d[3] = { 1, 1, 1 };
+	int i = 0;
+
+	if (strlen(v) >= sizeof(buf))
+		die("%s: %s: too long", where, key);
+	strcpy(buf, v);
+	for (p = strtok_r(buf, ",x", &save); p; p = strtok_r(NULL, ",x", &save)) {
+		if (i == 3)
+			die("%s: %s: more than three dimensions", where, key);
+		d[i++] = parse_u32(p, where, key);
+	}
+	if (!i)
+		die("%s: %s: empty", where, key);
+	*x = d[0];
+	*y = d[1];
+	*z = d[2];
+}
+
+static const char *const sched_names[] = { "drain", "reserve", "preempt" };
+static const char *const victim_names[] = { "oldest", "newest", "best" };
+static const char *const flush_names[] = { "boost", "ibuf", "loads", "barrier" };
+
+static u32 parse_enum(const char *v, const char *const *names, int n,
+		      const char *where, const char *key)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v, names[i]))
+			return (u32)i;
+	die("%s: %s: unknown value '%s'", where, key, v);
+	return 0;
+}
+
+/* none | all | a+b+... (or a,b,...) of boost, ibuf, loads, barrier */
+static u32 parse_flush(const char *v, const char *where)
+{
+	char buf[128], *p, *save = NULL;
+	u32 f = 0;
+
+	if (!strcmp(v, "none"))
+		return 0;
+	if (!strcmp(v, "all"))
+		return EDGE_FLUSH_ALL;
+	if (strlen(v) >= sizeof(buf))
+		die("%s: flush: too long", where);
+	strcpy(buf, v);
+	for (p = strtok_r(buf, ",+", &save); p; p = strtok_r(NULL, ",+", &save))
+		f |= 1U << parse_enum(p, flush_names, 4, where, "flush");
+	return f;
+}
+
+static void flush_str(u32 f, char *out, size_t len)
+{
+	int i;
+
+	if (!f) {
+		snprintf(out, len, "none");
+		return;
+	}
+	if (f == EDGE_FLUSH_ALL) {
+		snprintf(out, len, "all");
+		return;
+	}
+	out[0] = 0;
+	for (i = 0; i < 4; i++) {
+		if (!(f & (1U << i)))
+			continue;
+		if (out[0])
+			strncat(out, "+", len - strlen(out) - 1);
+		strncat(out, flush_names[i], len - strlen(out) - 1);
+	}
+}
+
+static void copy_name(char *dst, const char *src, const char *where)
+{
+	if (!*src || strlen(src) >= NAME_LEN)
+		die("%s: bad name '%s'", where, src);
+	strcpy(dst, src);
+}
+
+static struct kdef *find_kernel(struct scen *sc, const char *name)
+{
+	int i;
+
+	for (i = 0; i < sc->nk; i++)
+		if (!strcmp(sc->k[i].name, name))
+			return &sc->k[i];
+	return NULL;
+}
+
+static struct sdef *find_stream(struct scen *sc, const char *name)
+{
+	int i;
+
+	for (i = 0; i < sc->ns; i++)
+		if (!strcmp(sc->s[i].name, name))
+			return &sc->s[i];
+	return NULL;
+}
+
+static void kernel_defaults(struct kdef *k)
+{
+	memset(&k->r, 0, sizeof(k->r));
+	k->r.size = sizeof(k->r);
+	k->r.func = EDGE_FN_NOP;
+	k->r.grid_x = k->r.grid_y = k->r.grid_z = 1;
+	k->r.block_x = 32;
+	k->r.block_y = k->r.block_z = 1;
+	k->r.regs_per_thread = 16;
+	k->r.param_size = 8;
+	k->r.ring_entries = 1;
+	k->r.warp_cycles = 1000;
+	k->chain = 1;
+	k->gap = 0;
+}
+
+static void set_kernel(struct kdef *k, const char *key, const char *v,
+		       const char *where)
+{
+	struct edge_register *r = &k->r;
+	struct edge_warp_state *ws = &r->ws;
+	static const struct {
+		const char *key;
+		size_t off;
+	} wsf[] = {
+#define WS(f, n) { n, offsetof(struct edge_warp_state, f) }
+		WS(rsd_pct, "rsd"), WS(corun_pct, "corun"),
+		WS(p_pipe, "p_pipe"), WS(pipe_cycles, "pipe_cycles"),
+		WS(ibuf_insts, "ibuf"), WS(p_load, "p_load"),
+		WS(load_cycles, "load_cycles"), WS(p_barrier, "p_barrier"),
+		WS(barrier_cycles, "barrier_cycles"), WS(early_pct, "early_pct"),
+		WS(p_membar, "p_membar"), WS(membar_cycles, "membar_cycles"),
+		WS(p_icache, "p_icache"), WS(icache_cycles, "icache_cycles"),
+#undef WS
+	};
+	size_t i;
+
+	if (!strcmp(key, "grid")) {
+		parse_dim3(v, &r->grid_x, &r->grid_y, &r->grid_z, where, key);
+	} else if (!strcmp(key, "block")) {
+		parse_dim3(v, &r->block_x, &r->block_y, &r->block_z, where, key);
+	} else if (!strcmp(key, "regs")) {
+		r->regs_per_thread = parse_u32(v, where, key);
+	} else if (!strcmp(key, "smem")) {
+		r->smem_per_block = parse_u32(v, where, key);
+	} else if (!strcmp(key, "cycles")) {
+		r->warp_cycles = parse_u64(v, where, key);
+	} else if (!strcmp(key, "prio")) {
+		r->priority = parse_u32(v, where, key);
+	} else if (!strcmp(key, "chain")) {
+		k->chain = parse_u32(v, where, key);
+	} else if (!strcmp(key, "gap")) {
+		k->gap = parse_u64(v, where, key);
+	} else {
+		for (i = 0; i < ARRAY_SIZE(wsf); i++) {
+			if (!strcmp(key, wsf[i].key)) {
+				*(__u32 *)((char *)ws + wsf[i].off) =
+					parse_u32(v, where, key);
+				return;
+			}
+		}
+		die("%s: kernel %s: unknown field '%s'", where, k->name, key);
+	}
+}
+
+static void set_background(struct scen *sc, const char *key, const char *v,
+			   const char *where)
+{
+	struct bgdef *b = &sc->bg;
+
+	if (!strcmp(key, "kernel")) {
+		if (!strcmp(v, "none")) {
+			b->set = false;
+			return;
+		}
+		copy_name(b->kernel, v, where);
+		b->set = true;
+	} else if (!strcmp(key, "chain")) {
+		b->chain = parse_u32(v, where, key);
+	} else if (!strcmp(key, "gap")) {
+		b->gap = parse_u64(v, where, key);
+		b->gap_set = true;
+	} else if (!strcmp(key, "at")) {
+		b->at = parse_u64(v, where, key);
+	} else {
+		die("%s: background: unknown field '%s'", where, key);
+	}
+}
+
+static void set_stream(struct sdef *s, const char *key, const char *v,
+		       const char *where)
+{
+	static const char *const arr[] = { "poisson", "uniform" };
+	static const char *const ovf[] = { "queue", "drop" };
+	static const char *const stop[] = { "none", "bg" };
+
+	if (!strcmp(key, "kernel"))
+		copy_name(s->kernel, v, where);
+	else if (!strcmp(key, "arrival"))
+		s->arrival = parse_enum(v, arr, 2, where, key);
+	else if (!strcmp(key, "mean"))
+		s->mean = parse_u64(v, where, key);
+	else if (!strcmp(key, "count"))
+		s->count = parse_u64(v, where, key);
+	else if (!strcmp(key, "cap"))
+		s->cap = parse_u32(v, where, key);
+	else if (!strcmp(key, "overflow"))
+		s->overflow = parse_enum(v, ovf, 2, where, key);
+	else if (!strcmp(key, "from"))
+		s->from = parse_u64(v, where, key);
+	else if (!strcmp(key, "to"))
+		s->to = parse_u64(v, where, key);
+	else if (!strcmp(key, "stop"))
+		s->stop_bg = parse_enum(v, stop, 2, where, key);
+	else
+		die("%s: stream %s: unknown field '%s'", where, s->name, key);
+}
+
+static void set_top(struct scen *sc, const char *key, const char *v,
+		    const char *where)
+{
+	struct edge_simt_cfg *c = &sc->cfg;
+
+	if (!strcmp(key, "preset")) {
+		copy_name(sc->preset, v, where);
+	} else if (!strcmp(key, "seed")) {
+		c->seed = parse_u64(v, where, key);
+	} else if (!strcmp(key, "runs")) {
+		sc->runs = parse_u32(v, where, key);
+		if (!sc->runs)
+			die("%s: runs must be at least 1", where);
+	} else if (!strcmp(key, "until")) {
+		sc->until = parse_u64(v, where, key);
+	} else if (!strcmp(key, "label")) {
+		if (strlen(v) >= sizeof(sc->label) || strpbrk(v, ",\"\n"))
+			die("%s: label: too long or has a comma", where);
+		strcpy(sc->label, v);
+	} else if (!strcmp(key, "sched")) {
+		c->sched = parse_enum(v, sched_names, 3, where, key);
+	} else if (!strcmp(key, "victim")) {
+		c->victim = parse_enum(v, victim_names, 3, where, key);
+	} else if (!strcmp(key, "flush")) {
+		c->flush = parse_flush(v, where);
+	} else if (!strcmp(key, "reserve_pct")) {
+		c->reserve_pct = parse_u32(v, where, key);
+	} else if (!strcmp(key, "dispatch_cycles")) {
+		c->dispatch_cycles = parse_u32(v, where, key);
+	} else if (!strcmp(key, "sched_wait_cycles")) {
+		c->sched_wait_cycles = parse_u32(v, where, key);
+	} else if (!strcmp(key, "ctx_bytes_per_cycle")) {
+		c->ctx_bytes_per_cycle = parse_u32(v, where, key);
+	} else if (!strcmp(key, "skip_event_exec")) {
+		c->skip_event_exec = parse_u32(v, where, key) ? 1 : 0;
+	} else if (!strcmp(key, "bg")) {
+		set_background(sc, "kernel", v, where);
+	} else {
+		die("%s: unknown key '%s'", where, key);
+	}
+}
+
+/* "object.field" = value, or "key" = value: the -s form, and the parser's. */
+static void set_path(struct scen *sc, const char *path, const char *v,
+		     const char *where)
+{
+	char obj[NAME_LEN * 2];
+	const char *dot = strchr(path, '.');
+	struct kdef *k;
+	struct sdef *s;
+
+	if (!dot) {
+		set_top(sc, path, v, where);
+		return;
+	}
+	if ((size_t)(dot - path) >= sizeof(obj))
+		die("%s: bad key '%s'", where, path);
+	memcpy(obj, path, dot - path);
+	obj[dot - path] = 0;
+	if (!strcmp(obj, "background")) {
+		set_background(sc, dot + 1, v, where);
+		return;
+	}
+	k = find_kernel(sc, obj);
+	if (k) {
+		set_kernel(k, dot + 1, v, where);
+		return;
+	}
+	s = find_stream(sc, obj);
+	if (!s)
+		die("%s: no kernel or stream named '%s'", where, obj);
+	set_stream(s, dot + 1, v, where);
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+static void parse_file(struct scen *sc, const char *path);
+
+/* The key=value words after an object's name. */
+static void parse_kv(char *rest, const char *where,
+		     void (*fn)(void *obj, const char *k, const char *v,
+				const char *where), void *obj)
+{
+	char *w, *save = NULL;
+
+	for (w = strtok_r(rest, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		char *eq = strchr(w, '=');
+
+		if (!eq)
+			die("%s: expected key=value, got '%s'", where, w);
+		*eq = 0;
+		fn(obj, w, eq + 1, where);
+	}
+}
+
+static void kv_kernel(void *o, const char *k, const char *v, const char *w)
+{
+	set_kernel(o, k, v, w);
+}
+
+static void kv_stream(void *o, const char *k, const char *v, const char *w)
+{
+	set_stream(o, k, v, w);
+}
+
+static void kv_bg(void *o, const char *k, const char *v, const char *w)
+{
+	set_background(o, k, v, w);
+}
+
+static void parse_line(struct scen *sc, char *line, const char *file,
+		       const char *where)
+{
+	char *hash = strchr(line, '#'), *cmd, *rest;
+
+	if (hash)
+		*hash = 0;
+	line = trim(line);
+	if (!*line)
+		return;
+	cmd = line;
+	rest = cmd + strcspn(cmd, " \t");
+	if (*rest)
+		*rest++ = 0;
+	rest = trim(rest);
+
+	if (!strcmp(cmd, "include")) {
+		char inc[4096];
+		const char *slash = strrchr(file, '/');
+
+		if (!*rest)
+			die("%s: include needs a file", where);
+		if (rest[0] == '/' || !slash)
+			snprintf(inc, sizeof(inc), "%s", rest);
+		else
+			snprintf(inc, sizeof(inc), "%.*s/%s",
+				 (int)(slash - file), file, rest);
+		parse_file(sc, inc);
+	} else if (!strcmp(cmd, "kernel")) {
+		char *name = rest, *kv = rest + strcspn(rest, " \t");
+		struct kdef *k;
+
+		if (*kv)
+			*kv++ = 0;
+		k = find_kernel(sc, name);
+		if (!k) {
+			if (sc->nk == MAX_KERNELS)
+				die("%s: too many kernels", where);
+			k = &sc->k[sc->nk++];
+			copy_name(k->name, name, where);
+			kernel_defaults(k);
+		}
+		parse_kv(kv, where, kv_kernel, k);
+	} else if (!strcmp(cmd, "stream")) {
+		char *name = rest, *kv = rest + strcspn(rest, " \t");
+		struct sdef *s;
+
+		if (*kv)
+			*kv++ = 0;
+		if (!strcmp(name, "background") || find_kernel(sc, name))
+			die("%s: stream '%s' clashes with a kernel name",
+			    where, name);
+		s = find_stream(sc, name);
+		if (!s) {
+			if (sc->ns == MAX_STREAMS)
+				die("%s: too many streams", where);
+			s = &sc->s[sc->ns++];
+			memset(s, 0, sizeof(*s));
+			copy_name(s->name, name, where);
+			s->stop_bg = true;
+		}
+		parse_kv(kv, where, kv_stream, s);
+	} else if (!strcmp(cmd, "background")) {
+		char *name = rest, *kv = rest + strcspn(rest, " \t");
+
+		if (*kv)
+			*kv++ = 0;
+		set_background(sc, "kernel", name, where);
+		parse_kv(kv, where, kv_bg, sc);
+	} else {
+		/* "key value" */
+		char *v = rest;
+
+		if (!*v || strchr(v, ' ') || strchr(v, '\t'))
+			die("%s: '%s' takes one value", where, cmd);
+		set_path(sc, cmd, v, where);
+	}
+}
+
+static void parse_file(struct scen *sc, const char *path)
+{
+	char line[4096], where[4200];
+	FILE *f;
+	int n = 0;
+
+	if (++sc->depth > MAX_INCLUDE)
+		die("%s: includes nested too deep", path);
+	f = fopen(path, "r");
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		n++;
+		if (!strchr(line, '\n') && !feof(f))
+			die("%s:%d: line too long", path, n);
+		snprintf(where, sizeof(where), "%s:%d", path, n);
+		parse_line(sc, line, path, where);
+	}
+	fclose(f);
+	sc->depth--;
+}
+
+static void scen_defaults(struct scen *sc)
+{
+	memset(sc, 0, sizeof(*sc));
+	strcpy(sc->preset, "edge");
+	sc->runs = 1;
+	edge_simt_default_cfg(&sc->cfg);
+	sc->cfg.dispatch_cycles = 300;	/* EDGE Section VI-A */
+}
+
+/* ---------------------------------------------------------------- running */
+
+#define COOKIE_BG	(1ULL << 63)
+#define COOKIE_STREAM(c)	((u32)(((c) >> 40) & 0xff))
+#define COOKIE_SEQ(c)	((c) & 0xffffffffffULL)
+
+struct stream_rt {
+	const struct sdef *d;
+	struct edge_kdesc k;
+	struct edge_rng rng;
+	u64 next;		/* next arrival, ns; EDGE_TIME_NEVER: none */
+	u64 generated;
+	u64 launched;
+	u64 done;
+	u64 dropped;
+	u64 backlogged;		/* arrivals that waited for the cap */
+	u64 backlog;		/* waiting now */
+	u32 inflight;
+	u64 *launch_ns;		/* per launched event */
+	u64 nlaunch_ns;
+	u64 *uni;		/* uniform arrival times, ns, sorted */
+	u64 nuni, iuni;
+	u64 runtime_sum_ns;
+	bool blocked;		/* the model refused a launch: wait for it */
+};
+
+struct result {
+	struct edge_lat sched;		/* event warps, cycles */
+	struct edge_lat preempt;
+	u64 stall_cycles[EDGE_STALL_NR];
+	u64 stall_count[EDGE_STALL_NR];
+	u64 preemptions, ewarps_free, ewarps_waited;
+	u64 tbs_dispatched, tbs_iso;
+	u64 ev_generated, ev_launched, ev_done, ev_dropped, ev_backlogged;
+	u64 ev_runtime_sum;		/* cycles */
+	u64 ev_sd_sum_milli, ev_prog_sum_milli;
+	u64 remaining_sum, remaining_n;	/* cycles */
+	u64 bg_runtime_sum, bg_iso_sum;	/* cycles */
+	u64 bg_sd_sum_milli, bg_prog_sum_milli;
+	u32 bg_runs;
+	u64 antt_emul_sum, stp_emul_sum;
+	u64 sim_cycles_sum;
+	u32 runs;
+};
+
+struct sim {
+	struct edge_engine eng;
+	struct edge_simt simt;
+	const struct scen *sc;
+	/* background */
+	bool bg;
+	struct edge_kdesc bgk;
+	u32 bg_chain;
+	u64 bg_gap_ns;
+	u32 bg_launched, bg_finished;
+	u64 bg_next;		/* next launch, ns */
+	u64 bg_start, bg_end;	/* ns */
+	bool bg_complete;
+	/* streams */
+	int ns;
+	struct stream_rt s[MAX_STREAMS];
+};
+
+static void build_kdesc(const struct scen *sc, const struct edge_preset *p,
+			const char *name, struct edge_kdesc *out)
+{
+	struct kdef *k = find_kernel((struct scen *)sc, name);
+
+	if (!k)
+		die("no kernel named '%s'", name);
+	if (edge_validate_register(p, &k->r, out))
+		die("kernel %s: the model rejects it on preset %s "
+		    "(edge_validate_register)", name, p->name);
+}
+
+static void on_done(void *ctx, u64 cookie, u32 code)
+{
+	struct sim *m = ctx;
+	u64 now = m->eng.now, seq;
+	struct stream_rt *s;
+	int i;
+
+	if (code != EDGE_CQE_DONE)
+		die("kernel completed with code %u", code);
+	/* something left the model: a refused launch may fit now */
+	for (i = 0; i < m->ns; i++)
+		m->s[i].blocked = false;
+	if (cookie & COOKIE_BG) {
+		if (++m->bg_finished == m->bg_chain) {
+			m->bg_end = now;
+			m->bg_complete = true;
+		} else {
+			m->bg_next = now + m->bg_gap_ns;
+		}
+		return;
+	}
+	s = &m->s[COOKIE_STREAM(cookie)];
+	seq = COOKIE_SEQ(cookie);
+	EDGE_ASSERT(seq < s->nlaunch_ns && s->inflight);
+	s->runtime_sum_ns += now - s->launch_ns[seq];
+	s->inflight--;
+	s->done++;
+}
+
+static u64 rng_range(struct edge_rng *r, u64 n)
+{
+	return (u64)(((unsigned __int128)edge_rng_next(r) * n) >> 64);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static u64 next_poisson(struct sim *m, struct stream_rt *s, u64 after)
+{
+	u64 gap = edge_simt_cyc2ns(&m->simt, edge_rng_exp(&s->rng, s->d->mean));
+
+	return after + (gap ? gap : 1);
+}
+
+/* The stream's next arrival after one at @t (ns), or EDGE_TIME_NEVER. */
+static u64 stream_next(struct sim *m, struct stream_rt *s, u64 t)
+{
+	const struct sdef *d = s->d;
+	u64 n;
+
+	if (d->count && s->generated >= d->count)
+		return EDGE_TIME_NEVER;
+	if (d->arrival == ARR_UNIFORM)
+		return s->iuni < s->nuni ? s->uni[s->iuni] : EDGE_TIME_NEVER;
+	n = next_poisson(m, s, t);
+	if (d->to && n >= edge_simt_cyc2ns(&m->simt, d->to))
+		return EDGE_TIME_NEVER;
+	return n;
+}
+
+/* False when the model's queues are full (-EBUSY): nothing changed. */
+static bool launch_event(struct sim *m, int i)
+{
+	struct stream_rt *s = &m->s[i];
+	u64 seq = s->nlaunch_ns;
+	u64 cookie = ((u64)i << 40) | seq;
+
+	if (edge_simt_launch(&m->simt, &s->k, cookie, 1 + i)) {
+		s->blocked = true;
+		return false;
+	}
+	if (seq % 4096 == 0) {
+		s->launch_ns = realloc(s->launch_ns,
+				       (seq + 4096) * sizeof(*s->launch_ns));
+		if (!s->launch_ns)
+			die("out of memory");
+	}
+	s->launch_ns[s->nlaunch_ns++] = m->eng.now;
+	s->launched++;
+	s->inflight++;
+	return true;
+}
+
+static bool below_cap(const struct stream_rt *s)
+{
+	return !s->d->cap || s->inflight < s->d->cap;
+}
+
+static void arrive(struct sim *m, int i)
+{
+	struct stream_rt *s = &m->s[i];
+	u64 t = s->next;
+
+	s->generated++;
+	if (s->d->arrival == ARR_UNIFORM)
+		s->iuni++;
+	if (!below_cap(s) || s->backlog || !launch_event(m, i)) {
+		if (s->d->overflow == OVF_DROP) {
+			s->dropped++;
+		} else {
+			s->backlog++;
+			s->backlogged++;
+		}
+	}
+	s->next = stream_next(m, s, t);
+}
+
+/* Earliest host action: a background launch, an arrival, a backlog. */
+static u64 host_next(struct sim *m)
+{
+	u64 t = m->bg && m->bg_launched < m->bg_chain ? m->bg_next :
+		EDGE_TIME_NEVER;
+	int i;
+
+	for (i = 0; i < m->ns; i++) {
+		struct stream_rt *s = &m->s[i];
+
+		if (s->backlog && below_cap(s) && !s->blocked)
+			return m->eng.now;
+		if (s->next < t)
+			t = s->next;
+	}
+	return t;
+}
+
+static void host_step(struct sim *m, u64 t)
+{
+	int i;
+
+	if (m->bg && m->bg_launched < m->bg_chain && m->bg_next == t) {
+		u64 cookie = COOKIE_BG | m->bg_launched;
+
+		if (edge_simt_launch(&m->simt, &m->bgk, cookie, 0))
+			die("background launch refused");
+		if (!m->bg_launched)
+			m->bg_start = t;
+		m->bg_launched++;
+		m->bg_next = EDGE_TIME_NEVER;
+	}
+	for (i = 0; i < m->ns; i++) {
+		struct stream_rt *s = &m->s[i];
+
+		while (s->backlog && below_cap(s) && !s->blocked &&
+		       launch_event(m, i))
+			s->backlog--;
+		while (s->next == t) {
+			if (s->d->stop_bg && m->bg && m->bg_complete) {
+				s->next = EDGE_TIME_NEVER;
+				break;
+			}
+			arrive(m, i);
+		}
+	}
+}
+
+/*
+ * One simulation.  @events false: the background alone (the isolated
+ * reference).  @bg_iso_ns: the isolated background's runtime, the default
+ * window of uniform arrivals.
+ */
+static void simulate(const struct scen *sc, const struct edge_preset *p,
+		     u64 seed, bool events, u64 bg_iso_ns, struct sim *m)
+{
+	struct edge_simt_cfg cfg = sc->cfg;
+	struct edge_ev ev;
+	u64 until;
+	int i;
+
+	memset(m, 0, sizeof(*m));
+	m->sc = sc;
+	cfg.seed = seed;
+	if (!events && cfg.sched == EDGE_SCHED_RESERVE)
+		cfg.sched = EDGE_SCHED_DRAIN;	/* isolated: the whole GPU */
+	edge_engine_init(&m->eng);
+	if (edge_simt_init(&m->simt, p, &m->eng, &cfg, on_done, m))
+		die("edge_simt_init failed (bad knobs?)");
+	until = sc->until ? edge_simt_cyc2ns(&m->simt, sc->until) :
+		EDGE_TIME_NEVER;
+
+	m->bg_next = EDGE_TIME_NEVER;
+	if (sc->bg.set) {
+		struct kdef *k = find_kernel((struct scen *)sc, sc->bg.kernel);
+
+		if (!k)
+			die("background: no kernel named '%s'", sc->bg.kernel);
+		build_kdesc(sc, p, sc->bg.kernel, &m->bgk);
+		m->bg = true;
+		m->bg_chain = sc->bg.chain ? sc->bg.chain : k->chain;
+		if (!m->bg_chain)
+			m->bg_chain = 1;
+		m->bg_gap_ns = edge_simt_cyc2ns(&m->simt, sc->bg.gap_set ?
+						sc->bg.gap : k->gap);
+		m->bg_next = edge_simt_cyc2ns(&m->simt, sc->bg.at);
+	}
+	m->ns = events ? sc->ns : 0;
+	for (i = 0; i < m->ns; i++) {
+		struct stream_rt *s = &m->s[i];
+		const struct sdef *d = &sc->s[i];
+
+		s->d = d;
+		build_kdesc(sc, p, d->kernel, &s->k);
+		/* each stream its own generator, apart from the model's */
+		edge_rng_seed(&s->rng, seed * 0x9e3779b97f4a7c15ULL +
+			      0x5eed0000ULL + (u64)i);
+		if (d->arrival == ARR_UNIFORM) {
+			u64 from = edge_simt_cyc2ns(&m->simt, d->from);
+			u64 to = d->to ? edge_simt_cyc2ns(&m->simt, d->to) :
+				 bg_iso_ns ? bg_iso_ns : until;
+			u64 j;
+
+			if (!d->count)
+				die("stream %s: uniform arrivals need a count",
+				    d->name);
+			if (to == EDGE_TIME_NEVER || to <= from)
+				die("stream %s: empty arrival window", d->name);
+			s->uni = malloc(d->count * sizeof(*s->uni));
+			if (!s->uni)
+				die("out of memory");
+			for (j = 0; j < d->count; j++)
+				s->uni[j] = from + rng_range(&s->rng, to - from);
+			qsort(s->uni, d->count, sizeof(*s->uni), cmp_u64);
+			s->nuni = d->count;
+			s->next = s->uni[0];
+		} else {
+			if (!d->mean)
+				die("stream %s: poisson arrivals need a mean",
+				    d->name);
+			s->next = next_poisson(m, s, edge_simt_cyc2ns(&m->simt,
+								  d->from));
+			if (d->to && s->next >= edge_simt_cyc2ns(&m->simt, d->to))
+				s->next = EDGE_TIME_NEVER;
+		}
+	}
+
+	for (;;) {
+		u64 tm = edge_engine_next_time(&m->eng);
+		u64 th = host_next(m);
+
+		if (tm == EDGE_TIME_NEVER && th == EDGE_TIME_NEVER)
+			break;
+		/* Model events due at a time run before host actions then. */
+		if (tm <= th) {
+			if (tm > until)
+				break;
+			if (edge_engine_pop_due(&m->eng, tm, &ev) &&
+			    !edge_simt_handle(&m->simt, &ev))
+				die("engine event of unknown kind %u", ev.kind);
+			continue;
+		}
+		if (th > until)
+			break;
+		edge_engine_advance(&m->eng, th);
+		host_step(m, th);
+	}
+}
+
+static void lat_merge(struct edge_lat *d, const struct edge_lat *s)
+{
+	u32 b;
+
+	if (!s->n)
+		return;
+	if (!d->n || s->min < d->min)
+		d->min = s->min;
+	if (s->max > d->max)
+		d->max = s->max;
+	d->n += s->n;
+	d->sum += s->sum;
+	for (b = 0; b < EDGE_LAT_BUCKETS; b++)
+		d->hist[b] += s->hist[b];
+}
+
+static u64 ratio_milli(u64 a, u64 b)
+{
+	return b ? (u64)(((unsigned __int128)a * 1000 + b / 2) / b) : 0;
+}
+
+static void sim_free(struct sim *m)
+{
+	int i;
+
+	for (i = 0; i < MAX_STREAMS; i++) {
+		free(m->s[i].launch_ns);
+		free(m->s[i].uni);
+	}
+	edge_simt_fini(&m->simt);
+	edge_engine_fini(&m->eng);
+}
+
+static void run_one(const struct scen *sc, const struct edge_preset *p,
+		    u64 seed, struct result *res)
+{
+	static struct sim iso, mix;
+	const struct edge_simt_stats *st;
+	u64 bg_iso_ns = 0;
+	int i, k;
+
+	if (sc->bg.set) {
+		simulate(sc, p, seed, false, 0, &iso);
+		if (!iso.bg_complete)
+			die("the isolated background did not finish (until?)");
+		bg_iso_ns = iso.bg_end - iso.bg_start;
+		res->tbs_iso += iso.simt.st.tbs_dispatched;
+		sim_free(&iso);
+	}
+	simulate(sc, p, seed, true, bg_iso_ns, &mix);
+	st = &mix.simt.st;
+
+	lat_merge(&res->sched, &st->sched);
+	lat_merge(&res->preempt, &st->preempt);
+	for (k = 0; k < EDGE_STALL_NR; k++) {
+		res->stall_cycles[k] += st->stall_cycles[k];
+		res->stall_count[k] += st->stall_count[k];
+	}
+	res->preemptions += st->preemptions;
+	res->ewarps_free += st->ewarps_free;
+	res->ewarps_waited += st->ewarps_waited;
+	res->tbs_dispatched += st->tbs_dispatched;
+	for (i = 0; i < mix.ns; i++) {
+		struct stream_rt *s = &mix.s[i];
+		const struct edge_tag_stats *t = &st->tag[1 + i];
+
+		res->ev_generated += s->generated;
+		res->ev_launched += s->launched;
+		res->ev_done += s->done;
+		res->ev_dropped += s->dropped;
+		res->ev_backlogged += s->backlogged;
+		res->ev_runtime_sum += edge_simt_ns2cyc(&mix.simt,
+							s->runtime_sum_ns);
+		res->ev_sd_sum_milli += t->slowdown_sum_milli;
+		res->ev_prog_sum_milli += t->progress_sum_milli;
+		if (mix.bg_complete) {
+			u64 j;
+
+			for (j = 0; j < s->nlaunch_ns; j++) {
+				u64 l = s->launch_ns[j];
+
+				if (l < mix.bg_start || l >= mix.bg_end)
+					continue;
+				res->remaining_sum +=
+					edge_simt_ns2cyc(&mix.simt,
+							 mix.bg_end - l);
+				res->remaining_n++;
+			}
+		}
+	}
+	if (sc->bg.set && mix.bg_complete) {
+		u64 run = mix.bg_end - mix.bg_start;
+
+		res->bg_runtime_sum += edge_simt_ns2cyc(&mix.simt, run);
+		res->bg_iso_sum += edge_simt_ns2cyc(&mix.simt, bg_iso_ns);
+		res->bg_sd_sum_milli += ratio_milli(run, bg_iso_ns);
+		res->bg_prog_sum_milli += ratio_milli(bg_iso_ns, run);
+		res->bg_runs++;
+	}
+	res->antt_emul_sum += edge_simt_antt_milli(&mix.simt);
+	res->stp_emul_sum += edge_simt_stp_milli(&mix.simt);
+	res->sim_cycles_sum += edge_simt_ns2cyc(&mix.simt, mix.eng.now);
+	res->runs++;
+	sim_free(&mix);
+}
+
+/* ---------------------------------------------------------------- output */
+
+static const char *const csv_cols =
+	"label,preset,seed,runs,sched,victim,flush,reserve_pct,"
+	"dispatch_cycles,skip_event_exec,background,bg_chain,bg_tb_cycles,"
+	"events,ev_kernel,ev_mean,ev_cap,"
+	"ev_generated,ev_launched,ev_done,ev_dropped,ev_backlogged,"
+	"sched_n,sched_min,sched_avg,sched_p50,sched_p99,sched_max,"
+	"preempt_n,preempt_avg,preempt_p99,preempt_max,"
+	"preemptions,ewarps_free,ewarps_waited,"
+	"stall_pipeline_cyc,stall_scoreboard_cyc,stall_load_cyc,"
+	"stall_icache_cyc,stall_barrier_cyc,stall_membar_cyc,"
+	"stall_pipeline_n,stall_scoreboard_n,stall_load_n,"
+	"stall_icache_n,stall_barrier_n,stall_membar_n,"
+	"ev_runtime_avg,ev_slowdown,remaining_bg_avg,"
+	"bg_runtime,bg_iso_runtime,bg_slowdown,antt,stp,antt_emul,stp_emul,"
+	"tbs_dispatched,sim_cycles";
+
+static double milli(u64 x)
+{
+	return (double)x / 1000.0;
+}
+
+static u64 div_or0(u64 a, u64 b)
+{
+	return b ? a / b : 0;
+}
+
+static void print_row(FILE *o, const struct scen *sc, const char *preset,
+		      const struct result *r)
+{
+	char fl[64], evn[NAME_LEN * MAX_STREAMS + 8] = "", evk[sizeof(evn)] = "";
+	const struct kdef *bgk = sc->bg.set ?
+		find_kernel((struct scen *)sc, sc->bg.kernel) : NULL;
+	u64 ev_sd = div_or0(r->ev_sd_sum_milli, r->ev_done);
+	u64 antt, stp;
+	int i;
+
+	for (i = 0; i < sc->ns; i++) {
+		if (i) {
+			strcat(evn, "+");
+			strcat(evk, "+");
+		}
+		strcat(evn, sc->s[i].name);
+		strcat(evk, sc->s[i].kernel);
+	}
+	flush_str(sc->cfg.flush, fl, sizeof(fl));
+	/* ANTT and STP over {the background, every event}, per run. */
+	antt = div_or0(r->bg_sd_sum_milli + r->ev_sd_sum_milli,
+		       r->bg_runs + r->ev_done);
+	stp = div_or0(r->bg_prog_sum_milli + r->ev_prog_sum_milli, r->runs);
+
+	fprintf(o, "%s,%s,%llu,%u,%s,%s,%s,%u,%u,%u,",
+		sc->label[0] ? sc->label : "-", preset,
+		(unsigned long long)sc->cfg.seed, sc->runs,
+		sched_names[sc->cfg.sched], victim_names[sc->cfg.victim], fl,
+		sc->cfg.reserve_pct, sc->cfg.dispatch_cycles,
+		sc->cfg.skip_event_exec);
+	fprintf(o, "%s,%u,%llu,%s,%s,%llu,%u,",
+		bgk ? bgk->name : "none",
+		bgk ? (sc->bg.chain ? sc->bg.chain : bgk->chain) : 0,
+		bgk ? (unsigned long long)bgk->r.warp_cycles : 0ULL,
+		sc->ns ? evn : "none", sc->ns ? evk : "none",
+		sc->ns ? (unsigned long long)sc->s[0].mean : 0ULL,
+		sc->ns ? sc->s[0].cap : 0);
+	fprintf(o, "%llu,%llu,%llu,%llu,%llu,",
+		(unsigned long long)r->ev_generated,
+		(unsigned long long)r->ev_launched,
+		(unsigned long long)r->ev_done,
+		(unsigned long long)r->ev_dropped,
+		(unsigned long long)r->ev_backlogged);
+	fprintf(o, "%llu,%llu,%llu,%llu,%llu,%llu,",
+		(unsigned long long)r->sched.n,
+		(unsigned long long)r->sched.min,
+		(unsigned long long)edge_lat_avg(&r->sched),
+		(unsigned long long)edge_lat_pct(&r->sched, 50),
+		(unsigned long long)edge_lat_pct(&r->sched, 99),
+		(unsigned long long)r->sched.max);
+	fprintf(o, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,",
+		(unsigned long long)r->preempt.n,
+		(unsigned long long)edge_lat_avg(&r->preempt),
+		(unsigned long long)edge_lat_pct(&r->preempt, 99),
+		(unsigned long long)r->preempt.max,
+		(unsigned long long)r->preemptions,
+		(unsigned long long)r->ewarps_free,
+		(unsigned long long)r->ewarps_waited);
+	for (i = 0; i < EDGE_STALL_NR; i++)
+		fprintf(o, "%llu,", (unsigned long long)r->stall_cycles[i]);
+	for (i = 0; i < EDGE_STALL_NR; i++)
+		fprintf(o, "%llu,", (unsigned long long)r->stall_count[i]);
+	fprintf(o, "%llu,%.3f,%llu,",
+		(unsigned long long)div_or0(r->ev_runtime_sum, r->ev_done),
+		milli(ev_sd),
+		(unsigned long long)div_or0(r->remaining_sum, r->remaining_n));
+	fprintf(o, "%llu,%llu,%.3f,%.3f,%.3f,%.3f,%.3f,",
+		(unsigned long long)div_or0(r->bg_runtime_sum, r->bg_runs),
+		(unsigned long long)div_or0(r->bg_iso_sum, r->bg_runs),
+		milli(div_or0(r->bg_sd_sum_milli, r->bg_runs)),
+		milli(antt), milli(stp),
+		milli(div_or0(r->antt_emul_sum, r->runs)),
+		milli(div_or0(r->stp_emul_sum, r->runs)));
+	fprintf(o, "%llu,%llu\n", (unsigned long long)r->tbs_dispatched,
+		(unsigned long long)div_or0(r->sim_cycles_sum, r->runs));
+}
+
+static void print_scenario(FILE *o, const struct scen *sc)
+{
+	char fl[64];
+	int i;
+
+	flush_str(sc->cfg.flush, fl, sizeof(fl));
+	fprintf(o, "# resolved scenario\nlabel %s\npreset %s\nseed %llu\n"
+		"runs %u\nuntil %llu\nsched %s\nvictim %s\nflush %s\n"
+		"reserve_pct %u\ndispatch_cycles %u\nsched_wait_cycles %u\n"
+		"ctx_bytes_per_cycle %u\nskip_event_exec %u\n",
+		sc->label[0] ? sc->label : "-", sc->preset,
+		(unsigned long long)sc->cfg.seed, sc->runs,
+		(unsigned long long)sc->until, sched_names[sc->cfg.sched],
+		victim_names[sc->cfg.victim], fl, sc->cfg.reserve_pct,
+		sc->cfg.dispatch_cycles, sc->cfg.sched_wait_cycles,
+		sc->cfg.ctx_bytes_per_cycle, sc->cfg.skip_event_exec);
+	for (i = 0; i < sc->nk; i++) {
+		const struct edge_register *r = &sc->k[i].r;
+		const struct edge_warp_state *w = &r->ws;
+
+		fprintf(o, "kernel %s grid=%u,%u,%u block=%u,%u,%u regs=%u "
+			"smem=%u cycles=%llu prio=%u chain=%u gap=%llu rsd=%u "
+			"corun=%u p_pipe=%u pipe_cycles=%u ibuf=%u p_load=%u "
+			"load_cycles=%u p_barrier=%u barrier_cycles=%u "
+			"early_pct=%u p_membar=%u membar_cycles=%u "
+			"p_icache=%u icache_cycles=%u\n", sc->k[i].name,
+			r->grid_x, r->grid_y, r->grid_z, r->block_x,
+			r->block_y, r->block_z, r->regs_per_thread,
+			r->smem_per_block, (unsigned long long)r->warp_cycles,
+			r->priority, sc->k[i].chain,
+			(unsigned long long)sc->k[i].gap, w->rsd_pct,
+			w->corun_pct, w->p_pipe, w->pipe_cycles, w->ibuf_insts,
+			w->p_load, w->load_cycles, w->p_barrier,
+			w->barrier_cycles, w->early_pct, w->p_membar,
+			w->membar_cycles, w->p_icache, w->icache_cycles);
+	}
+	if (sc->bg.set)
+		fprintf(o, "background %s chain=%u gap=%llu%s at=%llu\n",
+			sc->bg.kernel, sc->bg.chain,
+			(unsigned long long)sc->bg.gap,
+			sc->bg.gap_set ? "" : "(kernel's)",
+			(unsigned long long)sc->bg.at);
+	for (i = 0; i < sc->ns; i++) {
+		const struct sdef *s = &sc->s[i];
+
+		fprintf(o, "stream %s kernel=%s arrival=%s mean=%llu "
+			"count=%llu cap=%u overflow=%s from=%llu to=%llu "
+			"stop=%s\n", s->name, s->kernel,
+			s->arrival == ARR_UNIFORM ? "uniform" : "poisson",
+			(unsigned long long)s->mean,
+			(unsigned long long)s->count, s->cap,
+			s->overflow == OVF_DROP ? "drop" : "queue",
+			(unsigned long long)s->from,
+			(unsigned long long)s->to, s->stop_bg ? "bg" : "none");
+	}
+}
+
+static void usage(FILE *o)
+{
+	fprintf(o,
+		"usage: %s [-s key=value]... [-o file.csv] [-a] [-n] [-p] [-t] "
+		"scenario\n"
+		"       %s -H\n"
+		"  -s key=value  override a scenario setting after the file "
+		"is read:\n"
+		"                a top-level key (sched=drain, seed=3), or "
+		"OBJECT.FIELD\n"
+		"                for a kernel, a stream or 'background' "
+		"(MM.regs=20,\n"
+		"                ev.mean=5000, background.kernel=BFS)\n"
+		"  -o file.csv   write the CSV there (default: stdout)\n"
+		"  -a            append to -o's file instead of truncating\n"
+		"  -n            no header line\n"
+		"  -H            print the header line only\n"
+		"  -p            print the resolved scenario to stderr\n"
+		"  -t            print wall time and simulated TBs/s to "
+		"stderr\n"
+		"Documentation/edge-sim.rst describes the scenario format.\n",
+		prog, prog);
+}
+
+int main(int argc, char **argv)
+{
+	static struct scen sc;
+	static struct result res;
+	const struct edge_preset *p;
+	const char *out = NULL, *over[256];
+	bool header = true, append = false, print = false, timing = false;
+	struct timespec t0, t1;
+	int nover = 0, i, c;
+	u64 seed0;
+	FILE *o;
+
+	while ((c = getopt(argc, argv, "s:o:anHpth")) != -1) {
+		switch (c) {
+		case 's':
+			if (nover == (int)ARRAY_SIZE(over))
+				die("too many -s");
+			over[nover++] = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'a':
+			append = true;
+			break;
+		case 'n':
+			header = false;
+			break;
+		case 'H':
+			printf("%s\n", csv_cols);
+			return 0;
+		case 'p':
+			print = true;
+			break;
+		case 't':
+			timing = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return 2;
+	}
+
+	scen_defaults(&sc);
+	parse_file(&sc, argv[optind]);
+	for (i = 0; i < nover; i++) {
+		char buf[512], *eq;
+
+		if (strlen(over[i]) >= sizeof(buf))
+			die("-s %s: too long", over[i]);
+		strcpy(buf, over[i]);
+		eq = strchr(buf, '=');
+		if (!eq)
+			die("-s %s: expected key=value", over[i]);
+		*eq = 0;
+		set_path(&sc, trim(buf), trim(eq + 1), "-s");
+	}
+	p = edge_preset_find(sc.preset);
+	if (!p)
+		die("unknown preset '%s' (edge, lax, h100-like)", sc.preset);
+	for (i = 0; i < sc.ns; i++)
+		if (!sc.s[i].kernel[0])
+			die("stream %s: no kernel", sc.s[i].name);
+	if (!sc.bg.set && !sc.ns)
+		die("nothing to run: no background and no stream");
+	if (print)
+		print_scenario(stderr, &sc);
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	seed0 = sc.cfg.seed;
+	for (i = 0; i < (int)sc.runs; i++)
+		run_one(&sc, p, seed0 + (u64)i, &res);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+
+	o = stdout;
+	if (out) {
+		o = fopen(out, append ? "a" : "w");
+		if (!o)
+			die("%s: %s", out, strerror(errno));
+	}
+	if (header)
+		fprintf(o, "%s\n", csv_cols);
+	print_row(o, &sc, p->name, &res);
+	if (out && fclose(o))
+		die("%s: %s", out, strerror(errno));
+	if (timing) {
+		double s = (double)(t1.tv_sec - t0.tv_sec) +
+			   (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+		u64 tbs = res.tbs_dispatched + res.tbs_iso;
+
+		fprintf(stderr, "%s: %llu TBs (%llu with events, %llu "
+			"isolated) in %.3f s: %.0f TBs/s\n", prog,
+			(unsigned long long)tbs,
+			(unsigned long long)res.tbs_dispatched,
+			(unsigned long long)res.tbs_iso, s,
+			s > 0 ? (double)tbs / s : 0.0);
+	}
+	return 0;
+}

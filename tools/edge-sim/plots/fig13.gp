@@ -1,0 +1,31 @@
+# Fig. 13 from repro-edge.sh's tables: gnuplot -e "dir='...'" fig13.gp
+set datafile separator ','
+set terminal pngcairo size 1200,820 font ',10'
+set style data histogram
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set xtics rotate by -45 scale 0
+set grid ytics
+set key top left
+
+set output dir.'/fig13-events.png'
+set multiplot layout 2,1 title "Fig. 13: event-kernel slowdown (incl. scheduling) for Draining, Reservation (50% of cores), Preemption"
+set logscale y 2
+set yrange [0.5:16]
+set ylabel 'event slowdown (log2)'
+set title 'low rate (at most 2 events in flight)'
+plot dir.'/fig13-summary.csv' every ::1::17 using 3:xtic(2) title 'D', '' every ::1::17 using 4 title 'R', '' every ::1::17 using 5 title 'P'
+set title 'high rate (at most 32 IPV4/IPV6, 16 MEMC/IPSEC in flight)'
+plot dir.'/fig13-summary.csv' every ::18::34 using 3:xtic(2) title 'D', '' every ::18::34 using 4 title 'R', '' every ::18::34 using 5 title 'P'
+unset multiplot
+
+set output dir.'/fig13-background.png'
+set multiplot layout 2,1 title "Fig. 13: background slowdown (vs the same background alone) for Draining, Reservation, Preemption"
+unset logscale y
+set yrange [0:*]
+set ylabel 'background slowdown'
+set title 'low rate'
+plot dir.'/fig13-summary.csv' every ::1::17 using 6:xtic(2) title 'D', '' every ::1::17 using 7 title 'R', '' every ::1::17 using 8 title 'P'
+set title 'high rate'
+plot dir.'/fig13-summary.csv' every ::18::34 using 6:xtic(2) title 'D', '' every ::18::34 using 7 title 'R', '' every ::18::34 using 8 title 'P'
+unset multiplot
