@@ -177,9 +177,9 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 
 	/* What the queues cannot take stays in the ring: backpressure. */
 	for (i = 0; i < n; i++)
-		if (edge_simt_launch(&m->simt, &ent->k,
-				     cookie_of(ent, ent->ring.head + i),
-				     ent->id))
+		if (edge_simt_launch_deferred(&m->simt, &ent->k,
+					      cookie_of(ent, ent->ring.head + i),
+					      ent->id))
 			break;
 	edge_ring_consume(&ent->ring, i);
 	ent->inflight += i;
@@ -197,6 +197,9 @@ u32 edge_model_poll(struct edge_model *m)
 	for (i = 0; i < m->ekt.n; i++)
 		if (m->ekt.e[i].used)
 			n += poll_entry(m, &m->ekt.e[i]);
+	/* One scheduling pass for everything that arrived at this instant. */
+	if (n)
+		edge_simt_schedule(&m->simt);
 	return n;
 }
 

@@ -331,14 +331,35 @@ void edge_preempt_step(struct edge_simt *s, const struct edge_ev *ev)
 	ew_step(s, ev->obj);
 }
 
-/* How long the event warp runs: its own time, stretched by its core. */
+/* Event warps running on @c: they all issue at the top priority. */
+static u32 running_ewarps(const struct edge_core *c)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < EDGE_EWARP_PER_CORE; i++)
+		if (c->ew[i].state >= EDGE_PS_LAUNCH_IWARP &&
+		    c->ew[i].state <= EDGE_PS_IWARP_COMPLETING)
+			n++;
+	return n;
+}
+
+/*
+ * How long the event warp runs: its own time, stretched by the core's
+ * occupancy (shared caches and memory) and, since event warps take the
+ * top issue priority (EDGE Section IV-D), by every other event warp that
+ * competes for the same issue slots.
+ */
 static u64 ew_run_cycles(struct edge_simt *s, const struct edge_core *c,
 			 const struct edge_kinst *ki, u64 *iso)
 {
+	u64 run;
+
 	*iso = edge_rng_spread(&s->rng, ki->k.warp_cycles, ki->k.ws.rsd_pct);
 	if (s->cfg.skip_event_exec)
 		return 0;
-	return edge_simt_corun(&ki->k, *iso, edge_simt_occupancy(s, c));
+	run = edge_simt_corun(&ki->k, *iso, edge_simt_occupancy(s, c));
+	return run + edge_div64(run * ki->k.ws.ewarp_corun_pct *
+				running_ewarps(c), 100);
 }
 
 static void ew_claim(struct edge_simt *s, struct edge_kinst *ki,
@@ -486,11 +507,17 @@ bool edge_preempt_place(struct edge_simt *s, struct edge_kinst *ki)
 	if (s->cfg.sched == EDGE_SCHED_PREEMPT && !ki->k.smem_per_block &&
 	    place_preempt(s, ki))
 		return true;
+	edge_preempt_waited(s, ki);
+	return false;
+}
+
+/* @ki found no core: count it once as an event that had to wait. */
+void edge_preempt_waited(struct edge_simt *s, struct edge_kinst *ki)
+{
 	if (!ki->waited) {
 		ki->waited = true;
 		s->st.ewarps_waited++;
 	}
-	return false;
 }
 
 /* Cancel: the event warp of @ki leaves its slot now. */

@@ -20,6 +20,7 @@ struct edge_vstate {
 };
 
 bool edge_preempt_place(struct edge_simt *s, struct edge_kinst *ki);
+void edge_preempt_waited(struct edge_simt *s, struct edge_kinst *ki);
 void edge_preempt_step(struct edge_simt *s, const struct edge_ev *ev);
 void edge_preempt_drop(struct edge_simt *s, struct edge_kinst *ki);
 void edge_preempt_orphan(struct edge_simt *s, struct edge_tb *tb);
@@ -27,7 +28,6 @@ void edge_preempt_sample(struct edge_simt *s, const struct edge_tb *tb,
 			 u32 rank_permille, struct edge_vstate *v);
 
 /* simt.c internals the preemption unit uses */
-void edge_simt_schedule(struct edge_simt *s);
 void edge_simt_tb_finish(struct edge_simt *s, struct edge_tb *tb);
 void edge_simt_kernel_done(struct edge_simt *s, struct edge_kinst *ki,
 			   u32 code);

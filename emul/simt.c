@@ -23,12 +23,17 @@ u64 edge_simt_cyc2ns(const struct edge_simt *s, u64 cycles)
 			  s->p->clock_khz);
 }
 
+/*
+ * Rounds up: cyc2ns() rounds down, so below 1 GHz a cycle count survives
+ * the round trip exactly (a 2-cycle step reads back as 2, not 1).
+ */
 u64 edge_simt_ns2cyc(const struct edge_simt *s, u64 ns)
 {
 	u64 q = edge_div64(ns, 1000000);
 
 	return q * s->p->clock_khz +
-	       edge_div64((ns - q * 1000000) * s->p->clock_khz, 1000000);
+	       edge_div64((ns - q * 1000000) * s->p->clock_khz + 999999,
+			  1000000);
 }
 
 void edge_simt_default_cfg(struct edge_simt_cfg *cfg)
@@ -102,15 +107,20 @@ int edge_simt_init(struct edge_simt *s, const struct edge_preset *p,
 	s->cores = edge_zalloc(sizeof(*s->cores) * p->num_cores);
 	s->tbs = edge_zalloc(sizeof(*s->tbs) * s->nr_tbs);
 	s->tb_ptrs = edge_zalloc(sizeof(*s->tb_ptrs) * s->nr_tbs);
+	s->free_tbs = edge_zalloc(sizeof(*s->free_tbs) * s->nr_tbs);
 	s->ki = edge_zalloc(sizeof(*s->ki) * s->nr_ki);
-	if (!s->cores || !s->tbs || !s->tb_ptrs || !s->ki) {
+	if (!s->cores || !s->tbs || !s->tb_ptrs || !s->free_tbs || !s->ki) {
 		edge_simt_fini(s);
 		return -ENOMEM;
 	}
 	for (i = 0; i < p->num_cores; i++)
 		s->cores[i].tb = &s->tb_ptrs[i * slots];
-	for (i = 0; i < s->nr_tbs; i++)
+	/* Lowest index on top, so TB numbering starts at 0. */
+	for (i = 0; i < s->nr_tbs; i++) {
 		s->tbs[i].idx = i;
+		s->free_tbs[i] = s->nr_tbs - 1 - i;
+	}
+	s->nr_free_tbs = s->nr_tbs;
 	for (i = s->nr_ki; i-- > 0;) {
 		s->ki[i].idx = i;
 		s->ki[i].next = s->free_ki;
@@ -130,10 +140,12 @@ void edge_simt_fini(struct edge_simt *s)
 	edge_free(s->cores);
 	edge_free(s->tbs);
 	edge_free(s->tb_ptrs);
+	edge_free(s->free_tbs);
 	edge_free(s->ki);
 	s->cores = NULL;
 	s->tbs = NULL;
 	s->tb_ptrs = NULL;
+	s->free_tbs = NULL;
 	s->ki = NULL;
 }
 
@@ -153,27 +165,42 @@ bool edge_simt_idle(const struct edge_simt *s)
 	return s->nr_free_ki == s->nr_ki;
 }
 
-/* Ordered by priority (high first), then launch order. */
+static bool queue_before(const struct edge_kinst *a, const struct edge_kinst *b)
+{
+	return a->k.priority > b->k.priority ||
+	       (a->k.priority == b->k.priority && a->order < b->order);
+}
+
+/*
+ * Ordered by priority (high first), then launch order.  A stream of
+ * equal-priority launches appends at the tail without a walk.
+ */
 static void queue_insert(struct edge_simt *s, struct edge_kinst *ki)
 {
 	struct edge_kinst **pp = &s->queue;
 
-	while (*pp && ((*pp)->k.priority > ki->k.priority ||
-		       ((*pp)->k.priority == ki->k.priority &&
-			(*pp)->order < ki->order)))
+	if (s->queue_tail && queue_before(s->queue_tail, ki))
+		pp = &s->queue_tail->next;
+	while (*pp && queue_before(*pp, ki))
 		pp = &(*pp)->next;
 	ki->next = *pp;
 	*pp = ki;
+	if (!ki->next)
+		s->queue_tail = ki;
 }
 
 static void queue_remove(struct edge_simt *s, struct edge_kinst *ki)
 {
-	struct edge_kinst **pp = &s->queue;
+	struct edge_kinst **pp = &s->queue, *prev = NULL;
 
-	while (*pp && *pp != ki)
+	while (*pp && *pp != ki) {
+		prev = *pp;
 		pp = &(*pp)->next;
+	}
 	if (*pp)
 		*pp = ki->next;
+	if (s->queue_tail == ki)
+		s->queue_tail = prev;
 	ki->next = NULL;
 }
 
@@ -235,14 +262,23 @@ void edge_simt_tb_reschedule(struct edge_simt *s, struct edge_tb *tb)
 	EDGE_ASSERT(!ret);
 }
 
+/* A free-list of TBs: a scan of every slot was a third of the time. */
 static struct edge_tb *tb_alloc(struct edge_simt *s)
 {
-	u32 i;
+	if (!s->nr_free_tbs)
+		return NULL;
+	return &s->tbs[s->free_tbs[--s->nr_free_tbs]];
+}
 
-	for (i = 0; i < s->nr_tbs; i++)
-		if (!s->tbs[i].used)
-			return &s->tbs[i];
-	return NULL;
+/* Cores running anything: they share the GPU's memory bandwidth. */
+static u32 busy_cores(const struct edge_simt *s)
+{
+	u32 c, n = 0;
+
+	for (c = 0; c < s->p->num_cores; c++)
+		if (s->cores[c].warps)
+			n++;
+	return n;
 }
 
 static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
@@ -275,8 +311,18 @@ static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
 	tb->start = now;
 	tb->iso_cycles = edge_rng_spread(&s->rng, k->warp_cycles,
 					 k->ws.rsd_pct);
-	cycles = edge_simt_corun(k, tb->iso_cycles,
-				 edge_simt_occupancy(s, c));
+	/*
+	 * warp_cycles is the time on a fully busy GPU; the memory-bound
+	 * share of it shrinks when fewer cores share the bandwidth.
+	 */
+	cycles = tb->iso_cycles;
+	if (k->ws.mem_pct) {
+		u64 part = edge_div64(cycles * k->ws.mem_pct, 100);
+
+		cycles -= part;
+		cycles += edge_div64(part * busy_cores(s), s->p->num_cores);
+	}
+	cycles = edge_simt_corun(k, cycles, edge_simt_occupancy(s, c));
 	tb->end = now + edge_simt_cyc2ns(s, cycles);
 	edge_simt_tb_reschedule(s, tb);
 
@@ -386,6 +432,7 @@ static void tb_release(struct edge_simt *s, struct edge_tb *tb)
 	}
 	tb->used = false;
 	tb->gen++;		/* its queued completion is now stale */
+	s->free_tbs[s->nr_free_tbs++] = tb->idx;
 }
 
 void edge_simt_tb_finish(struct edge_simt *s, struct edge_tb *tb)
@@ -427,6 +474,20 @@ static u64 iso_estimate(const struct edge_simt *s, const struct edge_kdesc *k)
  */
 int edge_simt_launch(struct edge_simt *s, const struct edge_kdesc *k,
 		     u64 cookie, u32 tag)
+{
+	int ret = edge_simt_launch_deferred(s, k, cookie, tag);
+
+	if (!ret)
+		edge_simt_schedule(s);
+	return ret;
+}
+
+/*
+ * Launch without a scheduling pass: a batch of launches at one instant
+ * (a doorbell's worth) then needs one edge_simt_schedule() at the end.
+ */
+int edge_simt_launch_deferred(struct edge_simt *s, const struct edge_kdesc *k,
+			      u64 cookie, u32 tag)
 {
 	struct edge_kinst *ki = s->free_ki;
 	bool ew = is_ewarp(s, k);
@@ -471,7 +532,6 @@ int edge_simt_launch(struct edge_simt *s, const struct edge_kdesc *k,
 	} else {
 		ki->queued = true;
 		queue_insert(s, ki);
-		edge_simt_schedule(s);
 	}
 	return 0;
 }
@@ -495,27 +555,50 @@ static void kdu_leave(struct edge_simt *s, struct edge_kinst *ki)
 void edge_simt_schedule(struct edge_simt *s)
 {
 	struct edge_kinst *ki, *next;
-	bool drain = s->cfg.sched != EDGE_SCHED_RESERVE;
+	bool reserve = s->cfg.sched == EDGE_SCHED_RESERVE;
 	s32 block_prio = -1;	/* waiting events hold back TBs up to this */
-	u32 kdu_seen = 0;
+	bool tbs_blocked = false, ew_failed = false;
+	u32 fail_regs = 0, fail_smem = 0;
 
 	for (ki = s->queue; ki; ki = next) {
 		next = ki->next;
 		if (ki->ewarp) {
-			if (edge_preempt_place(s, ki)) {
+			/*
+			 * Within a pass resources only shrink: an event warp
+			 * needing at least what one that failed needed fails
+			 * too, without costing a search of every core.  A
+			 * failed placement draws no random number, so skipping
+			 * it changes nothing else.
+			 */
+			if (ew_failed && ki->k.regs_per_thread >= fail_regs &&
+			    ki->k.smem_per_block >= fail_smem) {
+				edge_preempt_waited(s, ki);
+			} else if (edge_preempt_place(s, ki)) {
 				queue_remove(s, ki);
 				ki->queued = false;
 				s->ewarp_len--;
-			} else if (drain && (s32)ki->k.priority > block_prio) {
-				block_prio = ki->k.priority;
+				continue;
+			} else {
+				ew_failed = true;
+				fail_regs = ki->k.regs_per_thread;
+				fail_smem = ki->k.smem_per_block;
 			}
+			if (!reserve && (s32)ki->k.priority > block_prio)
+				block_prio = ki->k.priority;
 			continue;
 		}
-		if (kdu_seen++ >= EDGE_KDU_RUNNING)
-			break;
+		/*
+		 * Head of line: a TB kernel that cannot place its next TB
+		 * holds back the TB kernels behind it.  Under reservation the
+		 * event warps behind it still go on: they use other cores.
+		 */
+		if (tbs_blocked)
+			continue;
 		/* Draining: no lower- or equal-priority TB passes a waiting event. */
-		if ((s32)ki->k.priority <= block_prio)
-			break;
+		if ((s32)ki->k.priority <= block_prio) {
+			tbs_blocked = true;
+			continue;
+		}
 		while (ki->tbs_dispatched < ki->k.num_tbs) {
 			int core = find_core_for_tb(s, ki);
 
@@ -523,8 +606,12 @@ void edge_simt_schedule(struct edge_simt *s)
 				break;
 			start_tb(s, ki, (u32)core);
 		}
-		if (ki->tbs_dispatched < ki->k.num_tbs)
-			break;	/* head of line: kernels behind it wait */
+		if (ki->tbs_dispatched < ki->k.num_tbs) {
+			tbs_blocked = true;
+			if (!reserve)
+				break;	/* FIFO: events behind it wait too */
+			continue;
+		}
 		queue_remove(s, ki);
 		ki->queued = false;
 		kdu_leave(s, ki);

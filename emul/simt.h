@@ -184,6 +184,8 @@ struct edge_simt {
 	struct edge_tb *tbs;
 	u32 nr_tbs;
 	struct edge_tb **tb_ptrs;
+	u32 *free_tbs;		/* indices of free TBs, a stack */
+	u32 nr_free_tbs;
 	struct edge_kinst *ki;
 	u32 nr_ki;
 	struct edge_kinst *free_ki;
@@ -192,6 +194,7 @@ struct edge_simt {
 	u32 kdu_len;
 	u32 ewarp_len;		/* event warps waiting for a core */
 	struct edge_kinst *queue;	/* every ready, undispatched kernel */
+	struct edge_kinst *queue_tail;
 	u64 next_order;
 	u32 rr_core;		/* round-robin start for TB placement */
 	u32 rr_ew;		/* ... and for event warps */
@@ -207,6 +210,9 @@ int edge_simt_set_cfg(struct edge_simt *s, const struct edge_simt_cfg *cfg);
 bool edge_simt_can_launch(const struct edge_simt *s);
 int edge_simt_launch(struct edge_simt *s, const struct edge_kdesc *k,
 		     u64 cookie, u32 tag);
+int edge_simt_launch_deferred(struct edge_simt *s, const struct edge_kdesc *k,
+			      u64 cookie, u32 tag);
+void edge_simt_schedule(struct edge_simt *s);
 bool edge_simt_handle(struct edge_simt *s, const struct edge_ev *ev);
 u32 edge_simt_cancel(struct edge_simt *s,
 		     bool (*match)(u64 cookie, void *arg), void *arg);

@@ -14,7 +14,8 @@ static bool is_pow2(u32 v)
 /* Probabilities are per mille; times stay far from overflow. */
 int edge_validate_warp_state(const struct edge_warp_state *ws)
 {
-	if (ws->rsd_pct > 100 || ws->corun_pct > 10000 || ws->early_pct > 100)
+	if (ws->rsd_pct > 100 || ws->corun_pct > 10000 || ws->early_pct > 100 ||
+	    ws->ewarp_corun_pct > 10000 || ws->mem_pct > 100)
 		return -EINVAL;
 	if (ws->p_pipe > 1000 || ws->p_load > 1000 || ws->p_barrier > 1000 ||
 	    ws->p_membar > 1000 || ws->p_icache > 1000)

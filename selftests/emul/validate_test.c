@@ -414,6 +414,8 @@ TEST(validate_warp_state)
 		{ offsetof(struct edge_warp_state, membar_cycles), EDGE_MAX_STALL_CYCLES },
 		{ offsetof(struct edge_warp_state, p_icache), 1000 },
 		{ offsetof(struct edge_warp_state, icache_cycles), EDGE_MAX_STALL_CYCLES },
+		{ offsetof(struct edge_warp_state, ewarp_corun_pct), 10000 },
+		{ offsetof(struct edge_warp_state, mem_pct), 100 },
 	};
 	struct edge_register r;
 	struct edge_kdesc k;

@@ -262,6 +262,7 @@ static void set_kernel(struct kdef *k, const char *key, const char *v,
 		WS(barrier_cycles, "barrier_cycles"), WS(early_pct, "early_pct"),
 		WS(p_membar, "p_membar"), WS(membar_cycles, "membar_cycles"),
 		WS(p_icache, "p_icache"), WS(icache_cycles, "icache_cycles"),
+		WS(ewarp_corun_pct, "ewarp_corun"), WS(mem_pct, "mem"),
 #undef WS
 	};
 	size_t i;
@@ -1148,7 +1149,8 @@ static void print_scenario(FILE *o, const struct scen *sc)
 			"corun=%u p_pipe=%u pipe_cycles=%u ibuf=%u p_load=%u "
 			"load_cycles=%u p_barrier=%u barrier_cycles=%u "
 			"early_pct=%u p_membar=%u membar_cycles=%u "
-			"p_icache=%u icache_cycles=%u\n", sc->k[i].name,
+			"p_icache=%u icache_cycles=%u ewarp_corun=%u mem=%u\n",
+			sc->k[i].name,
 			r->grid_x, r->grid_y, r->grid_z, r->block_x,
 			r->block_y, r->block_z, r->regs_per_thread,
 			r->smem_per_block, (unsigned long long)r->warp_cycles,
@@ -1157,7 +1159,8 @@ static void print_scenario(FILE *o, const struct scen *sc)
 			w->corun_pct, w->p_pipe, w->pipe_cycles, w->ibuf_insts,
 			w->p_load, w->load_cycles, w->p_barrier,
 			w->barrier_cycles, w->early_pct, w->p_membar,
-			w->membar_cycles, w->p_icache, w->icache_cycles);
+			w->membar_cycles, w->p_icache, w->icache_cycles,
+			w->ewarp_corun_pct, w->mem_pct);
 	}
 	if (sc->bg.set)
 		fprintf(o, "background %s chain=%u gap=%llu%s at=%llu\n",

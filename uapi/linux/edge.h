@@ -145,7 +145,10 @@ struct edge_cqe {
  * The SIMT model draws a victim warp's state from these when it preempts
  * one of the kernel's warps; the flush latency comes out of that state.
  * Probabilities are per mille, times are core cycles, and an all-zero
- * struct describes warps that never stall.
+ * struct describes warps that never stall.  Event warps all issue at the
+ * top priority, so each also slows by ewarp_corun_pct per other event
+ * warp on its core; warp_cycles is measured with every core busy, and the
+ * mem_pct share of it shrinks when fewer cores share the memory.
  */
 struct edge_warp_state {
 	__u32 rsd_pct;		/* TB duration relative std deviation, % */
@@ -162,6 +165,10 @@ struct edge_warp_state {
 	__u32 membar_cycles;
 	__u32 p_icache;		/* an i-cache miss (early in the TB) */
 	__u32 icache_cycles;
+	/* event warp: + this % per other event warp on its core */
+	__u32 ewarp_corun_pct;
+	/* % of a TB's time bound by GPU-wide memory bandwidth */
+	__u32 mem_pct;
 };
 
 /**
@@ -191,7 +198,7 @@ struct edge_register {
 };
 
 #define EDGE_REGISTER_SIZE_VER0	136
-#define EDGE_REGISTER_SIZE_VER1	192
+#define EDGE_REGISTER_SIZE_VER1	200
 
 /**
  * struct edge_unregister - EDGE_IOC_UNREGISTER_EVENT (edgeUnregisterEvent)
