@@ -88,7 +88,8 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 	struct edge_ring_mem mem;
 	struct edge_kdesc k;
 	struct edge_file_ring fr = {};
-	u32 id, usize;
+	struct edge_ekt_entry *ent;
+	u32 id, gen = 0, usize;
 	int ret;
 
 	ret = edge_copy_in(&reg, sizeof(reg), EDGE_REGISTER_SIZE_VER0, uarg,
@@ -114,8 +115,10 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 	mutex_lock(&ed->lock);
 	mutex_lock(&ef->rings_lock);
 	ret = edge_model_register(&ed->model, &k, &mem, ef, &id);
-	if (!ret)
+	if (!ret) {
 		ef->rings[id] = fr;
+		gen = ed->model.ekt.e[id].gen;
+	}
 	mutex_unlock(&ef->rings_lock);
 	mutex_unlock(&ed->lock);
 	if (ret) {
@@ -140,11 +143,18 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 	/* An older caller gets its part; a newer one's tail stays zero. */
 	reg.size = min_t(u32, usize, sizeof(reg));
 	if (copy_to_user(uarg, &reg, reg.size)) {
-		/* An error changes nothing: take the registration back. */
+		/*
+		 * An error changes nothing: take the registration back, unless
+		 * another thread unregistered it meanwhile (the id may now be
+		 * another registration, even another file's).
+		 */
 		mutex_lock(&ed->lock);
 		mutex_lock(&ef->rings_lock);
-		edge_model_cancel(&ed->model, id);
-		edge_free_ring(&ef->rings[id]);
+		ent = edge_ekt_get(&ed->model.ekt, id);
+		if (ent && ent->owner == ef && ent->gen == gen) {
+			edge_model_cancel(&ed->model, id);
+			edge_free_ring(&ef->rings[id]);
+		}
 		mutex_unlock(&ef->rings_lock);
 		mutex_unlock(&ed->lock);
 		return -EFAULT;
