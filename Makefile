@@ -94,6 +94,10 @@ bench: deps all
 lint: module
 	@tools/lint.sh
 
+# Not Kbuild's M= clean: it recurses through .cache/ and would wipe the
+# debug kernel's build tree there.
 clean:
-	-. $(KENV) 2>/dev/null && $(MAKE) -C $$KDIR M=$(CURDIR) clean
+	rm -f edge.ko edge.mod edge.mod.c edge.mod.o edge.o Module.symvers \
+		modules.order .edge*.cmd .Module.symvers.cmd .modules.order.cmd
+	rm -f drv/*.o emul/*.o drv/.*.cmd emul/.*.cmd
 	rm -rf $(BUILD)

@@ -12,6 +12,7 @@ pkgs=(
 	perl                              # checkpatch.pl
 	gnuplot-nox                       # edge-sim plots (make repro-edge)
 	valgrind                          # callgrind figures in the benchmarks
+	flex bison libelf-dev             # the debug guest kernel (tools/vm/debug-kernel)
 )
 
 # One dpkg-query for all (unknown names are simply absent from its output).
