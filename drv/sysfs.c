@@ -9,86 +9,48 @@
 
 #include "edge_drv.h"
 
-/* A counter of struct edge_model_stats, named by its offset. */
+/*
+ * A counter of the device, named by its offset in struct edge_device and
+ * read as one snapshot under the model lock.
+ */
 struct edge_stat_attr {
 	struct device_attribute attr;
 	size_t off;
+	bool wide;		/* u64, else u32 */
 };
 
 static ssize_t edge_stat_show(struct device *dev,
 			      struct device_attribute *attr, char *buf)
 {
 	struct edge_device *ed = dev_get_drvdata(dev);
-	size_t off = container_of(attr, struct edge_stat_attr, attr)->off;
+	struct edge_stat_attr *sa = container_of(attr, struct edge_stat_attr,
+						 attr);
+	u8 *p = (u8 *)ed + sa->off;
 	u64 v;
 
 	mutex_lock(&ed->lock);
-	v = *(u64 *)((u8 *)&ed->model.st + off);
+	v = sa->wide ? *(u64 *)p : *(u32 *)p;
 	mutex_unlock(&ed->lock);
 	return sysfs_emit(buf, "%llu\n", v);
 }
 
-#define EDGE_STAT_OFF(field)	offsetof(struct edge_model_stats, field)
+#define EDGE_STAT(name, field, is_wide) {				\
+	.attr = __ATTR(name, 0444, edge_stat_show, NULL),		\
+	.off = offsetof(struct edge_device, field),			\
+	.wide = is_wide,						\
+}
 
 static struct edge_stat_attr edge_stat_attrs[] = {
-	{ __ATTR(submitted, 0444, edge_stat_show, NULL), EDGE_STAT_OFF(submitted) },
-	{ __ATTR(completed, 0444, edge_stat_show, NULL), EDGE_STAT_OFF(completed) },
-	{ __ATTR(errors, 0444, edge_stat_show, NULL), EDGE_STAT_OFF(errors) },
-	{ __ATTR(rejected, 0444, edge_stat_show, NULL), EDGE_STAT_OFF(rejected) },
-	{ __ATTR(cancelled, 0444, edge_stat_show, NULL), EDGE_STAT_OFF(cancelled) },
+	EDGE_STAT(submitted, model.st.submitted, true),
+	EDGE_STAT(completed, model.st.completed, true),
+	EDGE_STAT(errors, model.st.errors, true),
+	EDGE_STAT(rejected, model.st.rejected, true),
+	EDGE_STAT(cancelled, model.st.cancelled, true),
+	EDGE_STAT(inflight, model.inflight, false),
+	EDGE_STAT(registered, model.ekt.used, false),
+	EDGE_STAT(sleeps, sleeps, true),
+	EDGE_STAT(wakeups, wakeups, true),
 };
-
-static ssize_t inflight_show(struct device *dev, struct device_attribute *attr,
-			     char *buf)
-{
-	struct edge_device *ed = dev_get_drvdata(dev);
-	u32 v;
-
-	mutex_lock(&ed->lock);
-	v = ed->model.inflight;
-	mutex_unlock(&ed->lock);
-	return sysfs_emit(buf, "%u\n", v);
-}
-static DEVICE_ATTR_RO(inflight);
-
-static ssize_t registered_show(struct device *dev,
-			       struct device_attribute *attr, char *buf)
-{
-	struct edge_device *ed = dev_get_drvdata(dev);
-	u32 v;
-
-	mutex_lock(&ed->lock);
-	v = ed->model.ekt.used;
-	mutex_unlock(&ed->lock);
-	return sysfs_emit(buf, "%u\n", v);
-}
-static DEVICE_ATTR_RO(registered);
-
-static ssize_t sleeps_show(struct device *dev, struct device_attribute *attr,
-			   char *buf)
-{
-	struct edge_device *ed = dev_get_drvdata(dev);
-	u64 v;
-
-	mutex_lock(&ed->lock);
-	v = ed->sleeps;
-	mutex_unlock(&ed->lock);
-	return sysfs_emit(buf, "%llu\n", v);
-}
-static DEVICE_ATTR_RO(sleeps);
-
-static ssize_t wakeups_show(struct device *dev, struct device_attribute *attr,
-			    char *buf)
-{
-	struct edge_device *ed = dev_get_drvdata(dev);
-	u64 v;
-
-	mutex_lock(&ed->lock);
-	v = ed->wakeups;
-	mutex_unlock(&ed->lock);
-	return sysfs_emit(buf, "%llu\n", v);
-}
-static DEVICE_ATTR_RO(wakeups);
 
 static ssize_t preset_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
@@ -168,10 +130,10 @@ static struct attribute *edge_attrs[] = {
 	&edge_stat_attrs[2].attr.attr,
 	&edge_stat_attrs[3].attr.attr,
 	&edge_stat_attrs[4].attr.attr,
-	&dev_attr_inflight.attr,
-	&dev_attr_registered.attr,
-	&dev_attr_sleeps.attr,
-	&dev_attr_wakeups.attr,
+	&edge_stat_attrs[5].attr.attr,
+	&edge_stat_attrs[6].attr.attr,
+	&edge_stat_attrs[7].attr.attr,
+	&edge_stat_attrs[8].attr.attr,
 	&dev_attr_preset.attr,
 	&dev_attr_time_mode.attr,
 	&dev_attr_poll_idle_us.attr,

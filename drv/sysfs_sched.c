@@ -42,11 +42,19 @@ static struct edge_device *to_edev(struct device *dev)
 	return dev_get_drvdata(dev);
 }
 
-/* Apply @fn to a copy of the config, under the model lock; all or nothing. */
-static int edge_cfg_update(struct edge_device *ed,
-			   int (*fn)(struct edge_simt_cfg *cfg, const char *buf),
-			   const char *buf)
+/*
+ * Every knob is written the same way: parse into a copy of the config,
+ * under the model lock, and apply it whole or not at all.
+ */
+typedef int (*edge_cfg_parse_fn)(struct edge_simt_cfg *cfg,
+				 struct device_attribute *attr,
+				 const char *buf);
+
+static ssize_t edge_cfg_update(struct device *dev,
+			       struct device_attribute *attr, const char *buf,
+			       size_t count, edge_cfg_parse_fn parse)
 {
+	struct edge_device *ed = to_edev(dev);
 	struct edge_simt_cfg cfg;
 	int ret;
 
@@ -54,11 +62,11 @@ static int edge_cfg_update(struct edge_device *ed,
 		return -EPERM;
 	mutex_lock(&ed->lock);
 	cfg = ed->model.simt.cfg;
-	ret = fn(&cfg, buf);
+	ret = parse(&cfg, attr, buf);
 	if (!ret)
 		ret = edge_model_set_cfg(&ed->model, &cfg);
 	mutex_unlock(&ed->lock);
-	return ret;
+	return ret ? ret : count;
 }
 
 static struct edge_simt_cfg edge_cfg_get(struct edge_device *ed)
@@ -71,55 +79,56 @@ static struct edge_simt_cfg edge_cfg_get(struct edge_device *ed)
 	return cfg;
 }
 
-static ssize_t policy_show(struct device *dev, struct device_attribute *attr,
-			   char *buf)
+/* A knob of struct edge_simt_cfg that takes one of a list of names. */
+struct edge_enum_attr {
+	struct device_attribute attr;
+	const char * const *names;
+	size_t n;
+	size_t off;
+};
+
+static ssize_t cfg_enum_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%s\n", sched_names[edge_cfg_get(to_edev(dev)).sched]);
+	struct edge_enum_attr *ea = container_of(attr, struct edge_enum_attr,
+						 attr);
+	struct edge_simt_cfg cfg = edge_cfg_get(to_edev(dev));
+	u32 v = *(u32 *)((u8 *)&cfg + ea->off);
+
+	return sysfs_emit(buf, "%s\n", v < ea->n ? ea->names[v] : "?");
 }
 
-static int set_policy(struct edge_simt_cfg *cfg, const char *buf)
+static int parse_enum(struct edge_simt_cfg *cfg, struct device_attribute *attr,
+		      const char *buf)
 {
-	int i = sysfs_match_string(sched_names, buf);
+	struct edge_enum_attr *ea = container_of(attr, struct edge_enum_attr,
+						 attr);
+	int i = __sysfs_match_string(ea->names, ea->n, buf);
 
 	if (i < 0)
 		return -EINVAL;
-	cfg->sched = i;
+	*(u32 *)((u8 *)cfg + ea->off) = i;
 	return 0;
 }
 
-static ssize_t policy_store(struct device *dev, struct device_attribute *attr,
-			    const char *buf, size_t count)
+static ssize_t cfg_enum_store(struct device *dev,
+			      struct device_attribute *attr, const char *buf,
+			      size_t count)
 {
-	int ret = edge_cfg_update(to_edev(dev), set_policy, buf);
-
-	return ret ? ret : count;
-}
-static DEVICE_ATTR_RW(policy);
-
-static ssize_t victim_show(struct device *dev, struct device_attribute *attr,
-			   char *buf)
-{
-	return sysfs_emit(buf, "%s\n", victim_names[edge_cfg_get(to_edev(dev)).victim]);
+	return edge_cfg_update(dev, attr, buf, count, parse_enum);
 }
 
-static int set_victim(struct edge_simt_cfg *cfg, const char *buf)
-{
-	int i = sysfs_match_string(victim_names, buf);
-
-	if (i < 0)
-		return -EINVAL;
-	cfg->victim = i;
-	return 0;
+#define EDGE_ENUM(name, table, nr, field) {				\
+	.attr = __ATTR(name, 0644, cfg_enum_show, cfg_enum_store),	\
+	.names = table,							\
+	.n = nr,							\
+	.off = offsetof(struct edge_simt_cfg, field),			\
 }
 
-static ssize_t victim_store(struct device *dev, struct device_attribute *attr,
-			    const char *buf, size_t count)
-{
-	int ret = edge_cfg_update(to_edev(dev), set_victim, buf);
-
-	return ret ? ret : count;
-}
-static DEVICE_ATTR_RW(victim);
+static struct edge_enum_attr edge_enum_attrs[] = {
+	EDGE_ENUM(policy, sched_names, ARRAY_SIZE(sched_names), sched),
+	EDGE_ENUM(victim, victim_names, ARRAY_SIZE(victim_names), victim),
+};
 
 static ssize_t flush_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
@@ -137,7 +146,8 @@ static ssize_t flush_show(struct device *dev, struct device_attribute *attr,
 }
 
 /* "none", "all", or a comma-separated list of optimisation names. */
-static int set_flush(struct edge_simt_cfg *cfg, const char *buf)
+static int parse_flush(struct edge_simt_cfg *cfg,
+		       struct device_attribute *attr, const char *buf)
 {
 	char tmp[64], *p = tmp, *tok;
 	u32 f = 0;
@@ -166,9 +176,7 @@ out:
 static ssize_t flush_store(struct device *dev, struct device_attribute *attr,
 			   const char *buf, size_t count)
 {
-	int ret = edge_cfg_update(to_edev(dev), set_flush, buf);
-
-	return ret ? ret : count;
+	return edge_cfg_update(dev, attr, buf, count, parse_flush);
 }
 static DEVICE_ATTR_RW(flush);
 
@@ -191,31 +199,30 @@ static ssize_t cfg_num_show(struct device *dev, struct device_attribute *attr,
 	return sysfs_emit(buf, "%u\n", *(u32 *)p);
 }
 
-static ssize_t cfg_num_store(struct device *dev, struct device_attribute *attr,
-			     const char *buf, size_t count)
+static int parse_num(struct edge_simt_cfg *cfg, struct device_attribute *attr,
+		     const char *buf)
 {
 	struct edge_cfg_attr *ca = container_of(attr, struct edge_cfg_attr, attr);
-	struct edge_device *ed = to_edev(dev);
-	struct edge_simt_cfg cfg;
 	u64 v;
 	int ret;
 
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
 	ret = kstrtou64(buf, 0, &v);
 	if (ret)
 		return ret;
-	if (!ca->wide && v > U32_MAX)
+	if (ca->wide) {
+		*(u64 *)((u8 *)cfg + ca->off) = v;
+		return 0;
+	}
+	if (v > U32_MAX)
 		return -EINVAL;
-	mutex_lock(&ed->lock);
-	cfg = ed->model.simt.cfg;
-	if (ca->wide)
-		*(u64 *)((u8 *)&cfg + ca->off) = v;
-	else
-		*(u32 *)((u8 *)&cfg + ca->off) = (u32)v;
-	ret = edge_model_set_cfg(&ed->model, &cfg);
-	mutex_unlock(&ed->lock);
-	return ret ? ret : count;
+	*(u32 *)((u8 *)cfg + ca->off) = (u32)v;
+	return 0;
+}
+
+static ssize_t cfg_num_store(struct device *dev, struct device_attribute *attr,
+			     const char *buf, size_t count)
+{
+	return edge_cfg_update(dev, attr, buf, count, parse_num);
 }
 
 #define EDGE_CFG_OFF(f)	offsetof(struct edge_simt_cfg, f)
@@ -328,8 +335,8 @@ static ssize_t vt_hold_store(struct device *dev, struct device_attribute *attr,
 static DEVICE_ATTR_RW(vt_hold);
 
 static struct attribute *edge_sched_attrs[] = {
-	&dev_attr_policy.attr,
-	&dev_attr_victim.attr,
+	&edge_enum_attrs[0].attr.attr,
+	&edge_enum_attrs[1].attr.attr,
 	&dev_attr_flush.attr,
 	&edge_cfg_attrs[0].attr.attr,
 	&edge_cfg_attrs[1].attr.attr,
