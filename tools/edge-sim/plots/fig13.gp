@@ -13,9 +13,9 @@ set multiplot layout 2,1 title "Fig. 13: event-kernel slowdown (incl. scheduling
 set logscale y 2
 set yrange [0.5:16]
 set ylabel 'event slowdown (log2)'
-set title 'low rate (at most 2 events in flight)'
+set title 'low rate (Poisson arrivals 1015 cycles apart for IPV4/IPV6, 12000 for MEMC/IPSEC; at most 2 in flight, the rest dropped)'
 plot dir.'/fig13-summary.csv' every ::1::17 using 3:xtic(2) title 'D', '' every ::1::17 using 4 title 'R', '' every ::1::17 using 5 title 'P'
-set title 'high rate (at most 32 IPV4/IPV6, 16 MEMC/IPSEC in flight)'
+set title 'high rate (arrivals 150 / 1500 cycles apart; at most 32 IPV4/IPV6 or 16 MEMC/IPSEC in flight, the rest dropped)'
 plot dir.'/fig13-summary.csv' every ::18::34 using 3:xtic(2) title 'D', '' every ::18::34 using 4 title 'R', '' every ::18::34 using 5 title 'P'
 unset multiplot
 
