@@ -13,6 +13,9 @@
 
 #include "edge_drv.h"
 
+/* Model events per step: ~a few ms of work under TCG at most. */
+#define EDGE_STEP_BUDGET	4096
+
 u64 edge_frontend_now(struct edge_device *ed)
 {
 	return ktime_get_ns() - ed->t0;
@@ -36,10 +39,13 @@ static bool frontend_step(struct edge_device *ed)
 	if (!ed->virtual_time)
 		edge_model_advance(m, edge_frontend_now(ed));
 	work = edge_model_poll(m);
+	/* Bounded: the lock is dropped and the CPU yielded between steps. */
 	if (!ed->virtual_time)
-		work += edge_model_run_until(m, edge_model_now(m));
+		work += edge_model_run_budget(m, edge_model_now(m),
+					      EDGE_STEP_BUDGET);
 	else if (!READ_ONCE(ed->vt_hold))
-		work += edge_model_run_until(m, edge_model_next_time(m));
+		work += edge_model_run_budget(m, edge_model_next_time(m),
+					      EDGE_STEP_BUDGET);
 	return work;
 }
 

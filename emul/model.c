@@ -237,10 +237,21 @@ static void simt_done(void *ctx, u64 cookie, u32 code)
 /* Run every model event due at or before @until; returns how many ran. */
 u32 edge_model_run_until(struct edge_model *m, u64 until)
 {
+	return edge_model_run_budget(m, until, ~0U);
+}
+
+/*
+ * Run at most @budget model events due at or before @until.  The front
+ * end steps with a budget: a huge grid of TBs that take no time (a few
+ * cycles round to 0 ns) is otherwise an endless loop at one instant,
+ * held under the model lock (found by fuzz_register).
+ */
+u32 edge_model_run_budget(struct edge_model *m, u64 until, u32 budget)
+{
 	struct edge_ev ev;
 	u32 n = 0;
 
-	while (edge_engine_pop_due(&m->eng, until, &ev)) {
+	while (n < budget && edge_engine_pop_due(&m->eng, until, &ev)) {
 		bool known = edge_simt_handle(&m->simt, &ev);
 
 		EDGE_ASSERT(known);

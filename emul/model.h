@@ -53,6 +53,7 @@ int edge_model_unregister(struct edge_model *m, u32 id, void *owner);
 u32 edge_model_cancel(struct edge_model *m, u32 id);
 u32 edge_model_poll(struct edge_model *m);
 u32 edge_model_run_until(struct edge_model *m, u64 until);
+u32 edge_model_run_budget(struct edge_model *m, u64 until, u32 budget);
 u64 edge_model_next_time(const struct edge_model *m);
 u64 edge_model_now(const struct edge_model *m);
 void edge_model_advance(struct edge_model *m, u64 now);

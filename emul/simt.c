@@ -63,10 +63,17 @@ static void apply_reservation(struct edge_simt *s)
 {
 	u32 n = s->p->num_cores, r = 0, c;
 
-	if (s->cfg.sched == EDGE_SCHED_RESERVE)
+	/*
+	 * Under reservation each side keeps at least one core: with none,
+	 * its work would wait forever (found by fuzz_simt_cfg).
+	 */
+	if (s->cfg.sched == EDGE_SCHED_RESERVE) {
 		r = (n * s->cfg.reserve_pct + 99) / 100;
-	if (r >= n)
-		r = n - 1;	/* background keeps at least one core */
+		if (r < 1)
+			r = 1;
+		if (r >= n)
+			r = n - 1;
+	}
 	/* The last r cores serve events. */
 	for (c = 0; c < n; c++)
 		s->cores[c].reserved = c >= n - r;

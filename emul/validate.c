@@ -38,7 +38,7 @@ int edge_validate_register(const struct edge_preset *p,
 			   const struct edge_register *r,
 			   struct edge_kdesc *out)
 {
-	u64 threads, regs;
+	u64 threads, warps, regs;
 
 	if (r->flags)
 		return -EINVAL;
@@ -62,9 +62,15 @@ int edge_validate_register(const struct edge_preset *p,
 		return -EINVAL;
 	if (!r->regs_per_thread || r->regs_per_thread > p->max_regs_per_thread)
 		return -EINVAL;
-	/* A block that cannot fit on one core can never be dispatched. */
-	regs = threads * r->regs_per_thread;
-	if (regs > p->regs_per_core || r->smem_per_block > p->smem_per_core)
+	/*
+	 * A block that cannot fit on one core can never be dispatched, and
+	 * cores allocate threads and registers by whole warps: a 33-thread
+	 * block holds two warps' worth (found by fuzz_register).
+	 */
+	warps = (threads + p->warp_size - 1) / p->warp_size;
+	regs = warps * p->warp_size * r->regs_per_thread;
+	if (warps * p->warp_size > p->threads_per_core ||
+	    regs > p->regs_per_core || r->smem_per_block > p->smem_per_core)
 		return -EINVAL;
 	if (r->param_size < 8 || r->param_size > EDGE_MAX_PARAM_SIZE ||
 	    r->param_size % 8)

@@ -7,6 +7,7 @@
 #include "kselftest_harness.h"
 #include "emul_test.h"
 #include "simt_rig.h"
+#include "model.h"
 
 #define CYC	7000ULL
 
@@ -111,6 +112,86 @@ TEST(reserve_events_pass_blocked_background)
 	/* It waited until the whole grid was dispatched. */
 	EXPECT_GE(R.s.st.sched.max, 10 * CYC * (64 / (4 * 1) - 1));
 	rig_fini();
+}
+
+/*
+ * Reservation keeps a core for each side whatever reserve_pct says: with
+ * none, events (0 %) or the background (100 %) would wait forever (found
+ * by fuzz_simt_cfg).
+ */
+TEST(reserve_keeps_a_core_each)
+{
+	const struct edge_preset p = rig_preset_small(4);
+	struct edge_simt_cfg cfg;
+	struct edge_kdesc bg, ev;
+	u32 pct[] = { 0, 100 }, i;
+
+	for (i = 0; i < ARRAY_SIZE(pct); i++) {
+		edge_simt_default_cfg(&cfg);
+		cfg.sched = EDGE_SCHED_RESERVE;
+		cfg.reserve_pct = pct[i];
+		rig_init_cfg(_metadata, &p, &cfg);
+		bg = rig_kdesc(256, 8, 8, 0, CYC, 0);
+		ev = rig_ewarp(8, CYC, 1);
+		rig_launch(&bg, 1);
+		rig_launch(&ev, 2);
+		rig_drain(_metadata);
+		EXPECT_NE(0ULL, R.done_at[1]) TH_LOG("reserve_pct %u", pct[i]);
+		EXPECT_NE(0ULL, R.done_at[2]) TH_LOG("reserve_pct %u", pct[i]);
+		rig_fini();
+	}
+}
+
+static void quiet_notify(void *owner, u32 id)
+{
+}
+
+/*
+ * A grid of TBs that take no time (1 cycle rounds to 0 ns at 1.98 GHz)
+ * must not hold a step forever: the budget bounds it, and time does not
+ * need to move for the work to go on (found by fuzz_register).
+ */
+TEST(zero_time_grid_is_bounded)
+{
+	static struct edge_model m;
+	struct edge_register r;
+	struct edge_ring_mem mem;
+	struct edge_kdesc k;
+	u32 id, steps = 0, n;
+
+	ASSERT_EQ(0, edge_model_init(&m, edge_preset_find("h100-like"),
+				     quiet_notify));
+	memset(&r, 0, sizeof(r));
+	r.size = sizeof(r);
+	r.func = EDGE_FN_NOP;
+	r.grid_x = 1 << 20;
+	r.grid_y = r.grid_z = 1;
+	r.block_x = 64;
+	r.block_y = r.block_z = 1;
+	r.regs_per_thread = 8;
+	r.param_size = 8;
+	r.ring_entries = 1;
+	r.warp_cycles = 1;
+	ASSERT_EQ(0, edge_validate_register(m.preset, &r, &k));
+	edge_ring_layout(1, 8, 4096, &mem.layout);
+	mem.doorbells = calloc(1, 4096);
+	mem.sq = calloc(1, mem.layout.sq_size);
+	mem.cq = calloc(1, mem.layout.cq_size);
+	ASSERT_EQ(0, edge_model_register(&m, &k, &mem, &m, &id));
+	__atomic_store_n(&mem.doorbells[id], 1, __ATOMIC_RELEASE);
+	ASSERT_EQ(1U, edge_model_poll(&m));
+	/* Every step does at most its budget, at one instant. */
+	do {
+		n = edge_model_run_budget(&m, edge_model_next_time(&m), 1000);
+		ASSERT_LE(n, 1000U);
+		ASSERT_EQ(0ULL, edge_model_now(&m));
+	} while (n && ++steps < 50);
+	EXPECT_EQ(50U, steps);
+	EXPECT_EQ(1U, edge_model_cancel(&m, id));
+	edge_model_fini(&m);
+	free(mem.doorbells);
+	free(mem.sq);
+	free(mem.cq);
 }
 
 TEST_HARNESS_MAIN

@@ -242,9 +242,15 @@ TEST(validate_regs)
 	r.block_x = 256;
 	r.regs_per_thread = 255;		/* 65280 */
 	EXPECT_EQ(OK, try(&r));
-	r.block_x = 257;			/* 65535 */
+	/*
+	 * Cores allocate whole warps: 257 threads hold 9 warps, 288 threads'
+	 * registers (73440), though 257 x 255 = 65535 would fit.
+	 */
+	r.block_x = 257;
+	EXPECT_EQ(BAD, try(&r));
+	r.regs_per_thread = 227;		/* 288 x 227 = 65376 */
 	EXPECT_EQ(OK, try(&r));
-	r.block_x = 258;			/* 65790 */
+	r.regs_per_thread = 228;		/* 288 x 228 = 65664 */
 	EXPECT_EQ(BAD, try(&r));
 }
 
