@@ -10,6 +10,7 @@
 #                 time); CSVs, plots and headline ratios in
 #                 Documentation/results/edge/
 #   make lint     checkpatch --strict and sparse
+#   make fuzz     the libFuzzer targets of emul/ (FUZZ_SECONDS each)
 #   make deps     install the Debian packages the rest needs
 #
 # Everything fetched (the Debian kernel and headers, kselftest headers,
@@ -31,7 +32,7 @@ LIBEDGE	:= tools/libedge/libedge.c tools/libedge/libedge.h
 GUEST_TIMEOUT ?= 900
 
 .PHONY: all deps kernel ksft module tools selftests host-tests run check \
-	bench lint sim repro-edge clean FORCE
+	bench lint sim repro-edge fuzz clean FORCE
 
 all: module tools selftests sim
 
@@ -73,6 +74,9 @@ repro-edge: deps
 
 host-tests: ksft
 	$(MAKE) -C selftests/emul KSFT_DIR=$(KSFT) O=$(BUILD)/host run
+
+fuzz: deps
+	$(MAKE) -C selftests/fuzz O=$(BUILD)/host/fuzz run
 
 run: deps all
 	@$(VM)/payload.sh $(BUILD)/payload-demo $(BUILD)

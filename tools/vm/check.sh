@@ -26,6 +26,14 @@ fi
 cat "$build/host.tap"
 taps+=("$build/host.tap")
 
+echo "== host: libFuzzer targets (validators, ring consumer, model knobs)"
+if ! make -s -C "$top/selftests/fuzz" O="$build/host/fuzz" run \
+	>"$build/fuzz.tap" 2>"$build/fuzz.err"; then
+	status=1
+fi
+cat "$build/fuzz.tap"
+taps+=("$build/fuzz.tap")
+
 echo "== guest: kselftests on Debian $KV"
 "$vm/payload.sh" "$build/payload-check" "$build"
 if ! "$vm/run-guest.sh" --kernel "$VMLINUX" --payload "$build/payload-check" \

@@ -13,6 +13,7 @@ pkgs=(
 	gnuplot-nox                       # edge-sim plots (make repro-edge)
 	valgrind                          # callgrind figures in the benchmarks
 	flex bison libelf-dev             # the debug guest kernel (tools/vm/debug-kernel)
+	libclang-rt-14-dev                # libFuzzer runtime (selftests/fuzz)
 )
 
 # One dpkg-query for all (unknown names are simply absent from its output).
