@@ -11,6 +11,8 @@
 
 #include "kselftest_harness.h"
 #include "edge_compat.h"
+#include "preset.h"
+#include <linux/edge.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/lsan_interface.h>
@@ -61,6 +63,33 @@ static inline u32 emul_rand_below(struct emul_rng *r, u32 n)
 static inline u32 *emul_word(void *base, u32 off)
 {
 	return (u32 *)((u8 *)base + off);
+}
+
+/* The "edge" preset (EDGE Table II). */
+static inline const struct edge_preset *edge_p(void)
+{
+	return edge_preset_find("edge");
+}
+
+/* A valid registration: one ECHO warp, 64 x 8 B ring, 700 cycles (1 us). */
+static inline struct edge_register emul_reg_one_warp(void)
+{
+	struct edge_register r;
+
+	memset(&r, 0, sizeof(r));
+	r.size = sizeof(r);
+	r.func = EDGE_FN_ECHO;
+	r.grid_x = 1;
+	r.grid_y = 1;
+	r.grid_z = 1;
+	r.block_x = 32;
+	r.block_y = 1;
+	r.block_z = 1;
+	r.regs_per_thread = 32;
+	r.param_size = 8;
+	r.ring_entries = 64;
+	r.warp_cycles = 700;	/* 1000 ns at 700 MHz */
+	return r;
 }
 
 #endif /* _EMUL_TEST_H */

@@ -126,35 +126,10 @@ static u32 tq_room(const struct tq *q)
 	return q->entries - (q->tail - q->reaped);
 }
 
-static const struct edge_preset *edge_p(void)
-{
-	return edge_preset_find("edge");
-}
-
-static struct edge_register reg_default(void)
-{
-	struct edge_register r;
-
-	memset(&r, 0, sizeof(r));
-	r.size = sizeof(r);
-	r.func = EDGE_FN_ECHO;
-	r.grid_x = 1;
-	r.grid_y = 1;
-	r.grid_z = 1;
-	r.block_x = 32;
-	r.block_y = 1;
-	r.block_z = 1;
-	r.regs_per_thread = 32;
-	r.param_size = 8;
-	r.ring_entries = 64;
-	r.warp_cycles = 700;	/* 1000 ns at 700 MHz */
-	return r;
-}
-
 static void kdesc(struct __test_metadata *_metadata, struct edge_kdesc *k,
 		  u32 func, u32 entries, u32 psz, u64 warp_cycles)
 {
-	struct edge_register r = reg_default();
+	struct edge_register r = emul_reg_one_warp();
 
 	r.func = func;
 	r.ring_entries = entries;
@@ -378,7 +353,7 @@ TEST(model_duration_exact)
 		const struct edge_preset *p = edge_preset_find(cases[i].preset);
 		u64 t0 = 12345 + i, due;
 		struct edge_model m;
-		struct edge_register r = reg_default();
+		struct edge_register r = emul_reg_one_warp();
 		struct edge_kdesc k;
 		struct tq q;
 
@@ -768,7 +743,7 @@ TEST(model_cancel)
  */
 TEST(model_cancel_out_of_order)
 {
-	struct edge_register r = reg_default();
+	struct edge_register r = emul_reg_one_warp();
 	struct edge_simt_cfg cfg;
 	struct edge_model m;
 	struct edge_kdesc kb, ka;
@@ -842,7 +817,7 @@ TEST(model_cancel_out_of_order)
  */
 TEST(model_cancel_again_and_again)
 {
-	struct edge_register r = reg_default();
+	struct edge_register r = emul_reg_one_warp();
 	struct edge_model m;
 	struct edge_kdesc kb, ke;
 	struct tq qb, qe;

@@ -10,31 +10,6 @@
 /* On failure the output must be left exactly as it was. */
 #define OUT_TOUCHED	(-12345)
 
-static const struct edge_preset *edge_p(void)
-{
-	return edge_preset_find("edge");
-}
-
-static struct edge_register base(void)
-{
-	struct edge_register r;
-
-	memset(&r, 0, sizeof(r));
-	r.size = sizeof(r);
-	r.func = EDGE_FN_ECHO;
-	r.grid_x = 1;
-	r.grid_y = 1;
-	r.grid_z = 1;
-	r.block_x = 32;
-	r.block_y = 1;
-	r.block_z = 1;
-	r.regs_per_thread = 32;
-	r.param_size = 8;
-	r.ring_entries = 64;
-	r.warp_cycles = 700;
-	return r;
-}
-
 static int try_on(const struct edge_preset *p, const struct edge_register *r,
 		  struct edge_kdesc *k)
 {
@@ -59,9 +34,9 @@ static int try(const struct edge_register *r)
 	return try_on(edge_p(), r, NULL);
 }
 
-/* Set one field of a copy of base() and check the verdict. */
+/* Set one field of a copy of emul_reg_one_warp() and check the verdict. */
 #define CHECK(field, val, want) do {					\
-	struct edge_register __r = base();				\
+	struct edge_register __r = emul_reg_one_warp();				\
 	__r.field = (val);						\
 	EXPECT_EQ(want, try(&__r))					\
 		TH_LOG("%s = %llu", #field,				\
@@ -73,7 +48,7 @@ static int try(const struct edge_register *r)
 
 TEST(validate_presets)
 {
-	struct edge_register r = base();
+	struct edge_register r = emul_reg_one_warp();
 
 	ASSERT_NE(NULL, edge_p());
 	EXPECT_EQ(edge_p(), edge_preset_default());
@@ -147,7 +122,7 @@ TEST(validate_block)
 	CHECK(block_z, 33, BAD);
 	CHECK(block_x, 1, OK);
 
-	r = base();
+	r = emul_reg_one_warp();
 	r.block_x = 8;
 	r.block_y = 8;
 	r.block_z = 16;
@@ -187,7 +162,7 @@ TEST(validate_block)
  */
 TEST(validate_block_product_does_not_wrap)
 {
-	struct edge_register r = base();
+	struct edge_register r = emul_reg_one_warp();
 	struct edge_kdesc k;
 
 	/* 2^22 * 2^21 * 2^21 = 2^64: wraps to 0 threads. */
@@ -233,7 +208,7 @@ TEST(validate_regs)
 	CHECK(regs_per_thread, 0xffffffffU, BAD);
 
 	/* A block's registers must fit on one core (65536). */
-	r = base();
+	r = emul_reg_one_warp();
 	r.block_x = 1024;
 	r.regs_per_thread = 64;			/* exactly 65536 */
 	EXPECT_EQ(OK, try(&r));
@@ -256,7 +231,7 @@ TEST(validate_regs)
 
 TEST(validate_smem)
 {
-	struct edge_register r = base();
+	struct edge_register r = emul_reg_one_warp();
 
 	CHECK(smem_per_block, 0, OK);
 	CHECK(smem_per_block, 48 * 1024, OK);
@@ -303,7 +278,7 @@ TEST(validate_ring_entries)
 
 TEST(validate_ring_bytes)
 {
-	struct edge_register r = base();
+	struct edge_register r = emul_reg_one_warp();
 
 	/* ring_entries * param_size <= 4 MiB, each within its own limit. */
 	r.ring_entries = 4096;
@@ -335,7 +310,7 @@ TEST(validate_warp_cycles)
 TEST(validate_derived_fields)
 {
 	const struct edge_preset *lax = edge_preset_find("lax");
-	struct edge_register r = base();
+	struct edge_register r = emul_reg_one_warp();
 	struct edge_kdesc k;
 
 	r.func = EDGE_FN_NOP;
@@ -432,12 +407,12 @@ TEST(validate_warp_state)
 	EXPECT_EQ((size_t)EDGE_REGISTER_SIZE_VER1, sizeof(struct edge_register));
 	EXPECT_EQ((size_t)EDGE_REGISTER_SIZE_VER0,
 		  offsetof(struct edge_register, ws));
-	r = base();
+	r = emul_reg_one_warp();
 	ASSERT_EQ(OK, try_on(edge_p(), &r, &k));
 	for (i = 0; i < ARRAY_SIZE(f); i++) {
 		u32 *v = (u32 *)((u8 *)&r.ws + f[i].off);
 
-		r = base();
+		r = emul_reg_one_warp();
 		*v = f[i].max;
 		EXPECT_EQ(0, edge_validate_warp_state(&r.ws)) TH_LOG("field %u", i);
 		ASSERT_EQ(OK, try_on(edge_p(), &r, &k)) TH_LOG("field %u", i);
@@ -451,7 +426,7 @@ TEST(validate_warp_state)
 		EXPECT_EQ(-EINVAL, try(&r)) TH_LOG("field %u", i);
 	}
 	/* All at their largest at once. */
-	r = base();
+	r = emul_reg_one_warp();
 	for (i = 0; i < ARRAY_SIZE(f); i++)
 		*(u32 *)((u8 *)&r.ws + f[i].off) = f[i].max;
 	EXPECT_EQ(OK, try_on(edge_p(), &r, &k));
