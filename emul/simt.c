@@ -398,7 +398,8 @@ u64 edge_simt_stp_milli(const struct edge_simt *s)
 }
 
 /* Kernel finished: report, account, recycle. */
-static void kernel_done(struct edge_simt *s, struct edge_kinst *ki, u32 code)
+void edge_simt_kernel_done(struct edge_simt *s, struct edge_kinst *ki,
+			   u32 code)
 {
 	struct edge_tag_stats *t = &s->st.tag[ki->tag];
 	u64 run = s->eng->now - ki->arrival;
@@ -412,12 +413,6 @@ static void kernel_done(struct edge_simt *s, struct edge_kinst *ki, u32 code)
 	if (s->done)
 		s->done(s->ctx, ki->cookie, code);
 	ki_free(s, ki);
-}
-
-void edge_simt_kernel_done(struct edge_simt *s, struct edge_kinst *ki,
-			   u32 code)
-{
-	kernel_done(s, ki, code);
 }
 
 static void tb_release(struct edge_simt *s, struct edge_tb *tb)
@@ -451,7 +446,7 @@ void edge_simt_tb_finish(struct edge_simt *s, struct edge_tb *tb)
 	ki->tbs_running--;
 	ki->tbs_done++;
 	if (ki->tbs_done == ki->k.num_tbs)
-		kernel_done(s, ki, EDGE_CQE_DONE);
+		edge_simt_kernel_done(s, ki, EDGE_CQE_DONE);
 }
 
 /* The isolated runtime a slowdown is measured against. */
@@ -704,7 +699,8 @@ u32 edge_simt_cancel(struct edge_simt *s,
 			else
 				s->ewarp_len--;
 		}
-		for (t = 0; t < s->nr_tbs; t++) {
+		/* Only a kernel with TBs running has any to release. */
+		for (t = 0; ki->tbs_running && t < s->nr_tbs; t++) {
 			struct edge_tb *tb = &s->tbs[t];
 
 			if (tb->used && tb->ki == ki) {
