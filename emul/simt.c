@@ -115,8 +115,10 @@ int edge_simt_init(struct edge_simt *s, const struct edge_preset *p,
 	s->tbs = edge_zalloc(sizeof(*s->tbs) * s->nr_tbs);
 	s->tb_ptrs = edge_zalloc(sizeof(*s->tb_ptrs) * s->nr_tbs);
 	s->free_tbs = edge_zalloc(sizeof(*s->free_tbs) * s->nr_tbs);
+	s->unsettled = edge_zalloc(sizeof(*s->unsettled) * s->nr_tbs);
 	s->ki = edge_zalloc(sizeof(*s->ki) * s->nr_ki);
-	if (!s->cores || !s->tbs || !s->tb_ptrs || !s->free_tbs || !s->ki) {
+	if (!s->cores || !s->tbs || !s->tb_ptrs || !s->free_tbs ||
+	    !s->unsettled || !s->ki) {
 		edge_simt_fini(s);
 		return -ENOMEM;
 	}
@@ -148,11 +150,13 @@ void edge_simt_fini(struct edge_simt *s)
 	edge_free(s->tbs);
 	edge_free(s->tb_ptrs);
 	edge_free(s->free_tbs);
+	edge_free(s->unsettled);
 	edge_free(s->ki);
 	s->cores = NULL;
 	s->tbs = NULL;
 	s->tb_ptrs = NULL;
 	s->free_tbs = NULL;
+	s->unsettled = NULL;
 	s->ki = NULL;
 }
 
@@ -293,7 +297,7 @@ static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
 	struct edge_core *c = &s->cores[core];
 	const struct edge_kdesc *k = &ki->k;
 	struct edge_tb *tb = tb_alloc(s);
-	u64 now = s->eng->now, cycles;
+	u64 now = s->eng->now;
 
 	/* A free TB slot on the core means a free TB in the pool. */
 	EDGE_ASSERT(tb);
@@ -318,20 +322,9 @@ static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
 	tb->start = now;
 	tb->iso_cycles = edge_rng_spread(&s->rng, k->warp_cycles,
 					 k->ws.rsd_pct);
-	/*
-	 * warp_cycles is the time on a fully busy GPU; the memory-bound
-	 * share of it shrinks when fewer cores share the bandwidth.
-	 */
-	cycles = tb->iso_cycles;
-	if (k->ws.mem_pct) {
-		u64 part = edge_div64(cycles * k->ws.mem_pct, 100);
-
-		cycles -= part;
-		cycles += edge_div64(part * busy_cores(s), s->p->num_cores);
-	}
-	cycles = edge_simt_corun(k, cycles, edge_simt_occupancy(s, c));
-	tb->end = now + edge_simt_cyc2ns(s, cycles);
-	edge_simt_tb_reschedule(s, tb);
+	/* Timed by settle_pass() once the pass has placed everything. */
+	tb->end = now;
+	s->unsettled[s->nr_unsettled++] = tb->idx;
 
 	if (!ki->tbs_dispatched++) {
 		ki->first_start = now;
@@ -340,6 +333,44 @@ static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
 	}
 	ki->tbs_running++;
 	s->st.tbs_dispatched++;
+}
+
+/*
+ * Time the TBs started in this scheduling pass.  Their duration depends on
+ * how many cores share the memory bandwidth and how full their own core
+ * is; sampled as each TB started, the first TB on each core of a pass saw
+ * an emptier GPU than it runs on, and ran short.  So they are timed
+ * together, against the GPU the pass leaves behind.
+ */
+static void settle_pass(struct edge_simt *s)
+{
+	u32 busy, i;
+
+	if (!s->nr_unsettled)
+		return;
+	busy = busy_cores(s);
+	for (i = 0; i < s->nr_unsettled; i++) {
+		struct edge_tb *tb = &s->tbs[s->unsettled[i]];
+		const struct edge_kdesc *k = &tb->ki->k;
+		u64 cycles = tb->iso_cycles;
+
+		/*
+		 * warp_cycles is the time on a fully busy GPU; the
+		 * memory-bound share of it shrinks when fewer cores share
+		 * the bandwidth.
+		 */
+		if (k->ws.mem_pct) {
+			u64 part = edge_div64(cycles * k->ws.mem_pct, 100);
+
+			cycles -= part;
+			cycles += edge_div64(part * busy, s->p->num_cores);
+		}
+		cycles = edge_simt_corun(k, cycles,
+					 edge_simt_occupancy(s, &s->cores[tb->core]));
+		tb->end = tb->start + edge_simt_cyc2ns(s, cycles);
+		edge_simt_tb_reschedule(s, tb);
+	}
+	s->nr_unsettled = 0;
 }
 
 /* Cores in round-robin order from the last placement, as GPGPU-Sim. */
@@ -565,6 +596,8 @@ void edge_simt_schedule(struct edge_simt *s)
 	for (ki = s->queue; ki; ki = next) {
 		next = ki->next;
 		if (ki->ewarp) {
+			/* Victims are chosen by how far their TBs have run. */
+			settle_pass(s);
 			/*
 			 * Within a pass resources only shrink: an event warp
 			 * needing at least what one that failed needed fails
@@ -618,6 +651,7 @@ void edge_simt_schedule(struct edge_simt *s)
 		ki->queued = false;
 		kdu_leave(s, ki);
 	}
+	settle_pass(s);
 }
 
 static void on_ready(struct edge_simt *s, const struct edge_ev *ev)

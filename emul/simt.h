@@ -185,6 +185,8 @@ struct edge_simt {
 	u32 nr_tbs;
 	struct edge_tb **tb_ptrs;
 	u32 *free_tbs;		/* indices of free TBs, a stack */
+	u32 *unsettled;		/* TBs started this pass, end not yet set */
+	u32 nr_unsettled;
 	u32 nr_free_tbs;
 	struct edge_kinst *ki;
 	u32 nr_ki;
