@@ -84,6 +84,49 @@ TEST(memory_share_scales_with_busy_cores)
 }
 
 /*
+ * TBs placed in one scheduling pass run on the GPU the pass leaves: the
+ * first TB on a core is timed with the others beside it, not against the
+ * emptier GPU it found when it was placed.
+ */
+TEST(tbs_of_one_pass_are_timed_together)
+{
+	const struct edge_preset p = rig_preset_small(2);
+	struct edge_kdesc k;
+	u32 i, n = 0;
+
+	/* Memory share: two full cores, both TBs at the full-GPU time. */
+	rig_init(_metadata, &p, EDGE_SCHED_PREEMPT);
+	k = rig_kdesc(256, 2, 8, 0, 4 * CYC, 0);
+	k.ws.mem_pct = 50;
+	rig_launch(&k, 1);
+	for (i = 0; i < R.s.nr_tbs; i++) {
+		if (!R.s.tbs[i].used)
+			continue;
+		n++;
+		EXPECT_EQ(rig_ns(4 * CYC), R.s.tbs[i].end) TH_LOG("TB %u", i);
+	}
+	EXPECT_EQ(2U, n);
+	rig_drain(_metadata);
+	rig_fini();
+
+	/* Occupancy: four 2-warp TBs fill both 8-warp cores to one half. */
+	rig_init(_metadata, &p, EDGE_SCHED_PREEMPT);
+	k = rig_kdesc(64, 4, 8, 0, 4 * CYC, 0);
+	k.ws.corun_pct = 100;
+	rig_launch(&k, 1);
+	for (i = 0, n = 0; i < R.s.nr_tbs; i++) {
+		if (!R.s.tbs[i].used)
+			continue;
+		n++;
+		EXPECT_EQ(rig_ns(6 * CYC), R.s.tbs[i].end) TH_LOG("TB %u", i);
+	}
+	EXPECT_EQ(4U, n);
+	rig_drain(_metadata);
+	EXPECT_EQ(rig_ns(6 * CYC), R.done_at[1]);
+	rig_fini();
+}
+
+/*
  * An equal-priority event behind a background that cannot place its next
  * TB: FIFO makes it wait under draining, but reserved cores serve it at
  * once, since the background can never use them.
