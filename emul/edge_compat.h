@@ -44,6 +44,11 @@ static inline u64 edge_div64(u64 a, u32 b)
 	return div_u64(a, b);
 }
 
+static inline u64 edge_div64_64(u64 a, u64 b)
+{
+	return div64_u64(a, b);
+}
+
 /*
  * Ring words shared with user space: acquire pairs with the producer's
  * release of its tail; release orders our writes before a status or count.
@@ -84,6 +89,11 @@ static inline void edge_free(void *p)
 #define EDGE_ASSERT(cond)	assert(cond)
 
 static inline u64 edge_div64(u64 a, u32 b)
+{
+	return a / b;
+}
+
+static inline u64 edge_div64_64(u64 a, u64 b)
 {
 	return a / b;
 }

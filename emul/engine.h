@@ -18,6 +18,8 @@ enum edge_ev_kind {
 	EDGE_EV_READY = 1,	/* a kernel's dispatch latency has passed */
 	EDGE_EV_TB_DONE,	/* a thread block finishes */
 	EDGE_EV_EWARP,		/* an event warp's state machine steps */
+	EDGE_EV_CP,		/* the command processor acts for a job */
+	EDGE_EV_CP_TICK,	/* profiling and priority refresh */
 };
 
 /*

@@ -178,8 +178,11 @@ bool edge_simt_idle(const struct edge_simt *s)
 
 static bool queue_before(const struct edge_kinst *a, const struct edge_kinst *b)
 {
-	return a->k.priority > b->k.priority ||
-	       (a->k.priority == b->k.priority && a->order < b->order);
+	if (a->k.priority != b->k.priority)
+		return a->k.priority > b->k.priority;
+	if (a->rank != b->rank)
+		return a->rank < b->rank;
+	return a->order < b->order;
 }
 
 /*
@@ -213,6 +216,30 @@ static void queue_remove(struct edge_simt *s, struct edge_kinst *ki)
 	if (s->queue_tail == ki)
 		s->queue_tail = prev;
 	ki->next = NULL;
+}
+
+/*
+ * A queue scheduler changed its mind: @rank gives each waiting kernel's
+ * new rank (false: unchanged), and the queue is sorted again.  Kernels
+ * already fully dispatched are not in it; their TBs run on.
+ */
+void edge_simt_rerank(struct edge_simt *s,
+		      bool (*rank)(u64 cookie, u64 *out, void *arg), void *arg)
+{
+	struct edge_kinst *ki, *next, *old = s->queue;
+	bool changed = false;
+
+	for (ki = old; ki; ki = ki->next)
+		changed |= rank(ki->cookie, &ki->rank, arg);
+	if (!changed)
+		return;
+	/* Stable re-insertion: ties keep their launch order. */
+	s->queue = NULL;
+	s->queue_tail = NULL;
+	for (ki = old; ki; ki = next) {
+		next = ki->next;
+		queue_insert(s, ki);
+	}
 }
 
 static void ki_free(struct edge_simt *s, struct edge_kinst *ki)
@@ -480,23 +507,30 @@ void edge_simt_tb_finish(struct edge_simt *s, struct edge_tb *tb)
 		edge_simt_kernel_done(s, ki, EDGE_CQE_DONE);
 }
 
-/* The isolated runtime a slowdown is measured against. */
-static u64 iso_estimate(const struct edge_simt *s, const struct edge_kdesc *k)
+/* TBs of @k the whole GPU holds at once, by the first resource to run out. */
+u32 edge_simt_tbs_per_gpu(const struct edge_simt *s, const struct edge_kdesc *k)
 {
 	const struct edge_preset *p = s->p;
-	u64 per_core = p->tb_slots_per_core, waves, cap;
+	u32 per_core = p->tb_slots_per_core;
 
-	per_core = per_core < p->threads_per_core / (k->warps_per_tb * p->warp_size) ?
-		   per_core : p->threads_per_core / (k->warps_per_tb * p->warp_size);
+	if (k->warps_per_tb &&
+	    p->threads_per_core / (k->warps_per_tb * p->warp_size) < per_core)
+		per_core = p->threads_per_core / (k->warps_per_tb * p->warp_size);
 	if (tb_regs(s, k) && p->regs_per_core / tb_regs(s, k) < per_core)
 		per_core = p->regs_per_core / tb_regs(s, k);
 	if (k->smem_per_block && p->smem_per_core / k->smem_per_block < per_core)
 		per_core = p->smem_per_core / k->smem_per_block;
-	cap = per_core * p->num_cores;
+	return per_core * p->num_cores;
+}
+
+/* The isolated runtime a slowdown is measured against. */
+u64 edge_simt_iso_ns(const struct edge_simt *s, const struct edge_kdesc *k)
+{
+	u64 cap = edge_simt_tbs_per_gpu(s, k), waves;
+
 	if (!cap)
 		cap = 1;
-	waves = edge_div64(k->num_tbs + cap - 1, (u32)(cap > 0xffffffffULL ?
-						       0xffffffffULL : cap));
+	waves = edge_div64(k->num_tbs + cap - 1, (u32)cap);
 	return edge_simt_cyc2ns(s, s->cfg.dispatch_cycles +
 				waves * k->warp_cycles);
 }
@@ -522,6 +556,17 @@ int edge_simt_launch(struct edge_simt *s, const struct edge_kdesc *k,
 int edge_simt_launch_deferred(struct edge_simt *s, const struct edge_kdesc *k,
 			      u64 cookie, u32 tag)
 {
+	return edge_simt_launch_ranked(s, k, cookie, tag, 0);
+}
+
+/*
+ * Launch with a queue scheduler's @rank (smaller first) that orders it
+ * among kernels of its priority, before launch order; deferred like
+ * edge_simt_launch_deferred().
+ */
+int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
+			    u64 cookie, u32 tag, u64 rank)
+{
 	struct edge_kinst *ki = s->free_ki;
 	bool ew = is_ewarp(s, k);
 	u64 now = s->eng->now;
@@ -543,8 +588,9 @@ int edge_simt_launch_deferred(struct edge_simt *s, const struct edge_kdesc *k,
 	ki->tbs_done = 0;
 	ki->tbs_running = 0;
 	ki->order = s->next_order++;
+	ki->rank = rank;
 	ki->next = NULL;
-	ki->iso_ns = ew ? 0 : iso_estimate(s, k);
+	ki->iso_ns = ew ? 0 : edge_simt_iso_ns(s, k);
 	ki->queued = false;
 	ki->placed = false;
 	ki->waited = false;

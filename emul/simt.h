@@ -72,6 +72,7 @@ struct edge_kinst {
 	u64 tbs_done;
 	u32 tbs_running;
 	u64 order;		/* launch order: FIFO among equal priority */
+	u64 rank;		/* queue scheduler's order within a priority */
 	bool queued;		/* in the scheduler's queue */
 	bool counted;		/* a TB kernel counted in the KMU/KDU */
 	bool placed;		/* an event warp holding a core slot */
@@ -214,12 +215,18 @@ int edge_simt_launch(struct edge_simt *s, const struct edge_kdesc *k,
 		     u64 cookie, u32 tag);
 int edge_simt_launch_deferred(struct edge_simt *s, const struct edge_kdesc *k,
 			      u64 cookie, u32 tag);
+int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
+			    u64 cookie, u32 tag, u64 rank);
+void edge_simt_rerank(struct edge_simt *s,
+		      bool (*rank)(u64 cookie, u64 *out, void *arg), void *arg);
 void edge_simt_schedule(struct edge_simt *s);
 bool edge_simt_handle(struct edge_simt *s, const struct edge_ev *ev);
 u32 edge_simt_cancel(struct edge_simt *s,
 		     bool (*match)(u64 cookie, void *arg), void *arg);
 u32 edge_simt_engine_room(const struct edge_preset *p);
 u64 edge_simt_cyc2ns(const struct edge_simt *s, u64 cycles);
+u64 edge_simt_iso_ns(const struct edge_simt *s, const struct edge_kdesc *k);
+u32 edge_simt_tbs_per_gpu(const struct edge_simt *s, const struct edge_kdesc *k);
 u64 edge_simt_antt_milli(const struct edge_simt *s);
 u64 edge_simt_stp_milli(const struct edge_simt *s);
 u64 edge_simt_ns2cyc(const struct edge_simt *s, u64 ns);

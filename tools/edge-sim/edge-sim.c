@@ -1207,6 +1207,8 @@ static void usage(FILE *o)
 		prog, prog);
 }
 
+int jobsim_main(int argc, char **argv);
+
 int main(int argc, char **argv)
 {
 	static struct scen sc;
@@ -1219,6 +1221,8 @@ int main(int argc, char **argv)
 	u64 seed0;
 	FILE *o;
 
+	if (argc > 1 && !strcmp(argv[1], "jobs"))
+		return jobsim_main(argc - 1, argv + 1);
 	while ((c = getopt(argc, argv, "s:o:anHpth")) != -1) {
 		switch (c) {
 		case 's':

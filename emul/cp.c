@@ -1,0 +1,778 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command processor and its queue-scheduling policies.
+ *
+ * Model of LAX (Iyer et al.) Sections 4-5: the CP inspects each job's
+ * stream when it arrives (four streams per 2 us: each stream action costs
+ * parse_ns of serial CP time), keeps a job table (kernel list and
+ * work-group counts) and a kernel profiling table (work-group completion
+ * rates measured from the model, refreshed every profile_ns), admits or
+ * rejects the job, and launches its kernels in order into the SIMT model
+ * with a rank; the SIMT-core scheduler issues work-groups from the best
+ * rank first.  The CPU-side policies (LAX-SW, LAX-CPU, BAT, BAY, PRO) pay
+ * host_ns of host-device latency per kernel.  Documentation/lax.rst lists
+ * each policy's simplifications.
+ */
+#include "cp.h"
+
+#define RANK_LOW	(1ULL << 62)	/* below every finite laxity */
+#define RANK_INF	(~0ULL)
+
+enum { ACT_PARSE, ACT_LAUNCH };
+
+static const char *const policy_names[EDGE_POL_NR] = {
+	[EDGE_POL_RR] = "rr",		[EDGE_POL_MLFQ] = "mlfq",
+	[EDGE_POL_EDF] = "edf",		[EDGE_POL_SJF] = "sjf",
+	[EDGE_POL_LJF] = "ljf",		[EDGE_POL_SRF] = "srf",
+	[EDGE_POL_PREMA] = "prema",	[EDGE_POL_LAX] = "lax",
+	[EDGE_POL_LAX_SW] = "lax-sw",	[EDGE_POL_LAX_CPU] = "lax-cpu",
+	[EDGE_POL_BAT] = "bat",		[EDGE_POL_BAY] = "bay",
+	[EDGE_POL_PRO] = "pro",		[EDGE_POL_LAXP] = "lax-p",
+};
+
+const char *edge_cp_policy_name(u32 policy)
+{
+	return policy < EDGE_POL_NR ? policy_names[policy] : "?";
+}
+
+int edge_cp_policy_find(const char *name)
+{
+	u32 i;
+
+	for (i = 0; i < EDGE_POL_NR; i++)
+		if (!strcmp(name, policy_names[i]))
+			return (int)i;
+	return -EINVAL;
+}
+
+void edge_cp_default_cfg(struct edge_cp_cfg *cfg)
+{
+	cfg->policy = EDGE_POL_RR;
+	cfg->parse_ns = 500;		/* four streams per 2 us */
+	cfg->host_ns = 4000;		/* 4 us per kernel, host-device */
+	cfg->predict_ns = 50000;	/* Baymax's 50 us regression */
+	cfg->profile_ns = 100000;	/* 100 us */
+	cfg->prema_ns = 250000;		/* PREMA's 250 us interval */
+}
+
+/* Engine room: a pending action per job and the tick. */
+u32 edge_cp_engine_room(void)
+{
+	return EDGE_CP_JOBS + 2;
+}
+
+int edge_cp_init(struct edge_cp *cp, struct edge_simt *s,
+		 const struct edge_cp_cfg *cfg, edge_cp_done_fn done,
+		 void *ctx)
+{
+	u32 i;
+
+	memset(cp, 0, sizeof(*cp));
+	if (cfg->policy >= EDGE_POL_NR || !cfg->profile_ns || !cfg->prema_ns)
+		return -EINVAL;
+	cp->s = s;
+	cp->eng = s->eng;
+	cp->cfg = *cfg;
+	cp->done = done;
+	cp->ctx = ctx;
+	cp->pool = edge_zalloc(sizeof(*cp->pool) * EDGE_CP_JOBS *
+			       EDGE_CP_JOB_KERNELS);
+	if (!cp->pool)
+		return -ENOMEM;
+	for (i = 0; i < EDGE_CP_JOBS; i++) {
+		cp->jobs[i].idx = i;
+		cp->jobs[i].kern = cp->pool + (size_t)i * EDGE_CP_JOB_KERNELS;
+	}
+	if (edge_engine_reserve(cp->eng, cp->eng->cap + edge_cp_engine_room())) {
+		edge_cp_fini(cp);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void edge_cp_fini(struct edge_cp *cp)
+{
+	edge_free(cp->pool);
+	cp->pool = NULL;
+}
+
+static bool cpu_side(u32 policy)
+{
+	return policy == EDGE_POL_LAX_SW || policy == EDGE_POL_LAX_CPU ||
+	       policy == EDGE_POL_BAT || policy == EDGE_POL_BAY ||
+	       policy == EDGE_POL_PRO;
+}
+
+int edge_cp_set_policy(struct edge_cp *cp, u32 policy)
+{
+	if (policy >= EDGE_POL_NR)
+		return -EINVAL;
+	/* Jobs in flight keep their state; ranks follow at the next tick. */
+	cp->cfg.policy = policy;
+	return 0;
+}
+
+int edge_cp_set_class(struct edge_cp *cp, u32 idx, const struct edge_kdesc *k)
+{
+	struct edge_cp_class *c;
+
+	if (idx >= EDGE_CP_CLASSES || !k->num_tbs)
+		return -EINVAL;
+	c = &cp->cls[idx];
+	memset(c, 0, sizeof(*c));
+	c->used = true;
+	c->k = *k;
+	c->iso_ns = edge_simt_iso_ns(cp->s, k);
+	c->cap_wgs = edge_simt_tbs_per_gpu(cp->s, k);
+	if (!c->cap_wgs) {
+		memset(c, 0, sizeof(*c));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void edge_cp_clear_class(struct edge_cp *cp, u32 idx)
+{
+	if (idx < EDGE_CP_CLASSES)
+		memset(&cp->cls[idx], 0, sizeof(cp->cls[idx]));
+}
+
+/*
+ * The profiling table keeps, per kernel, its runtime under the current
+ * contention (the mean over the kernels completed in the last window):
+ * numWG / WGCompRate in LAX's terms.  A job's remaining time is the sum
+ * over its remaining kernels, which run one after the other.  Unknown
+ * kernels count 0: LAX is optimistic before it has measured.
+ */
+static u64 rem_measured(const struct edge_cp *cp, const struct edge_cp_job *j)
+{
+	u64 t = 0;
+	u32 i;
+
+	for (i = 0; i < j->nr_cls; i++)
+		t += (u64)j->left[i] * cp->cls[j->cls[i]].lat_ns;
+	return t;
+}
+
+/* Remaining time by the offline (isolated) profile. */
+static u64 rem_offline(const struct edge_cp *cp, const struct edge_cp_job *j)
+{
+	u64 t = 0;
+	u32 i;
+
+	for (i = 0; i < j->nr_cls; i++)
+		t += (u64)j->left[i] * cp->cls[j->cls[i]].iso_ns;
+	return t;
+}
+
+/*
+ * The GPU time a job's remaining work occupies: each kernel's runtime
+ * times the share of the GPU's work-group slots it fills.  Summed over
+ * the admitted jobs it is how long the GPU needs to drain them, the
+ * queuing delay of Algorithm 1 (Little's law over jobs that run side by
+ * side, not one after the other).
+ */
+static u64 rem_work(const struct edge_cp *cp, const struct edge_cp_job *j,
+		    bool offline)
+{
+	u64 t = 0;
+	u32 i;
+
+	for (i = 0; i < j->nr_cls; i++) {
+		const struct edge_cp_class *c = &cp->cls[j->cls[i]];
+		u64 wgs = c->k.num_tbs < c->cap_wgs ? c->k.num_tbs : c->cap_wgs;
+		u64 lat = offline ? c->iso_ns : c->lat_ns;
+
+		t += edge_div64((u64)j->left[i] * lat * wgs, c->cap_wgs);
+	}
+	return t;
+}
+
+static bool admitted(const struct edge_cp_job *j)
+{
+	return j->state == EDGE_JOB_READY || j->state == EDGE_JOB_RUNNING;
+}
+
+/* Algorithm 2, lines 2-18: the job's laxity as a rank. */
+static u64 lax_rank(const struct edge_cp *cp, const struct edge_cp_job *j)
+{
+	u64 now = cp->eng->now, dur = now - j->arrival;
+	u64 compl = rem_measured(cp, j) + dur;
+
+	if (dur > j->deadline)
+		return RANK_INF;
+	if (j->deadline > compl)
+		return j->deadline - compl;
+	/* Predicted to miss: behind every job that still has laxity. */
+	return compl < RANK_LOW ? RANK_LOW + compl : RANK_INF - 1;
+}
+
+/* Baymax's QoS headroom by its offline prediction. */
+static u64 bay_rank(const struct edge_cp *cp, const struct edge_cp_job *j)
+{
+	u64 used = cp->eng->now - j->arrival + rem_offline(cp, j);
+
+	return j->deadline > used ? j->deadline - used : RANK_LOW + used;
+}
+
+/* MLFQ: demoted past 1/3 of the deadline, promoted back past 2/3. */
+static u64 mlfq_rank(const struct edge_cp *cp, const struct edge_cp_job *j)
+{
+	u64 run = (cp->eng->now - j->admitted) * 3;
+
+	return run >= j->deadline && run < 2 * j->deadline;
+}
+
+/* The policy's rank now; the stored one for policies that keep it. */
+static u64 rank_now(const struct edge_cp *cp, const struct edge_cp_job *j)
+{
+	switch (cp->cfg.policy) {
+	case EDGE_POL_MLFQ:
+		return mlfq_rank(cp, j);
+	case EDGE_POL_EDF:
+		return j->arrival + j->deadline;
+	case EDGE_POL_SJF:
+		return j->static_len;
+	case EDGE_POL_LJF:
+		return RANK_INF - j->static_len;
+	case EDGE_POL_SRF:
+		return rem_measured(cp, j);
+	case EDGE_POL_PREMA:
+	case EDGE_POL_LAX:
+	case EDGE_POL_LAX_SW:
+	case EDGE_POL_LAX_CPU:
+	case EDGE_POL_LAXP:
+	case EDGE_POL_BAY:
+		return j->rank;
+	default:
+		return 0;	/* RR, BAT, PRO: in turn */
+	}
+}
+
+/* Queue an action for @j on the CP, which serves one at a time. */
+static void cp_request(struct edge_cp *cp, struct edge_cp_job *j, u32 act,
+		       u64 extra)
+{
+	u64 now = cp->eng->now;
+	u64 t = (cp->cp_free_at > now ? cp->cp_free_at : now) +
+		cp->cfg.parse_ns;
+	int ret;
+
+	cp->cp_free_at = t;
+	if (act == ACT_LAUNCH) {
+		if (j->pending)
+			return;
+		j->pending = true;
+	}
+	ret = edge_engine_push(cp->eng, t + extra, EDGE_EV_CP, j->idx, act,
+			       j->gen);
+	EDGE_ASSERT(!ret);
+}
+
+static void tick_arm(struct edge_cp *cp)
+{
+	int ret;
+
+	if (cp->ticking)
+		return;
+	cp->ticking = true;
+	cp->tick_gen++;
+	cp->next_prema = cp->eng->now + cp->cfg.prema_ns;
+	ret = edge_engine_push(cp->eng, cp->eng->now + cp->cfg.profile_ns,
+			       EDGE_EV_CP_TICK, 0, 0, cp->tick_gen);
+	EDGE_ASSERT(!ret);
+}
+
+/* Count the kernel list by class, for the estimates. */
+static int job_classes(struct edge_cp *cp, struct edge_cp_job *j)
+{
+	u32 i, c;
+
+	j->nr_cls = 0;
+	j->wgs_total = 0;
+	j->static_len = 0;
+	for (i = 0; i < j->nr_kern; i++) {
+		const struct edge_cp_class *k = &cp->cls[j->kern[i]];
+
+		for (c = 0; c < j->nr_cls; c++)
+			if (j->cls[c] == j->kern[i])
+				break;
+		if (c == j->nr_cls) {
+			if (c == EDGE_CP_JOB_CLASSES)
+				return -E2BIG;
+			j->cls[c] = j->kern[i];
+			j->left[c] = 0;
+			j->nr_cls++;
+		}
+		j->left[c]++;
+		j->wgs_total += k->k.num_tbs;
+		j->static_len += k->iso_ns;
+	}
+	return 0;
+}
+
+/*
+ * Submit a job.  It waits behind any job already on its compute queue;
+ * the CP inspects it when it reaches the head.  -EINVAL for a bad queue,
+ * deadline, or a kernel not in the profiling table, -E2BIG for a list too
+ * long or too varied, -EBUSY when the job table is full.  Nothing changes
+ * on error.
+ */
+int edge_cp_submit(struct edge_cp *cp, const struct edge_cp_jobdesc *d)
+{
+	struct edge_cp_job *j = NULL;
+	u32 i;
+	int ret;
+
+	if (d->queue >= EDGE_CP_QUEUES || !d->deadline_ns || !d->nr_kernels)
+		return -EINVAL;
+	if (d->nr_kernels > EDGE_CP_JOB_KERNELS)
+		return -E2BIG;
+	for (i = 0; i < d->nr_kernels; i++)
+		if (d->kernels[i] >= EDGE_CP_CLASSES ||
+		    !cp->cls[d->kernels[i]].used)
+			return -EINVAL;
+	for (i = 0; i < EDGE_CP_JOBS; i++) {
+		if (cp->jobs[i].state == EDGE_JOB_FREE) {
+			j = &cp->jobs[i];
+			break;
+		}
+	}
+	if (!j)
+		return -EBUSY;
+	memcpy(j->kern, d->kernels, sizeof(*j->kern) * d->nr_kernels);
+	j->nr_kern = d->nr_kernels;
+	ret = job_classes(cp, j);
+	if (ret)
+		return ret;
+	j->cookie = d->cookie;
+	j->queue = d->queue;
+	j->deadline = d->deadline_ns;
+	j->arrival = cp->eng->now;
+	j->admitted = 0;
+	j->done_at = 0;
+	j->next = 0;
+	j->inflight = 0;
+	j->pending = false;
+	j->wgs_done = 0;
+	j->rank = 0;
+	j->tokens = 0;
+	j->qnext = NULL;
+	cp->active++;
+	cp->st.submitted++;
+	if (cp->qtail[j->queue]) {
+		j->state = EDGE_JOB_QUEUED;
+		cp->qtail[j->queue]->qnext = j;
+		cp->qtail[j->queue] = j;
+	} else {
+		cp->qhead[j->queue] = j;
+		cp->qtail[j->queue] = j;
+		j->state = EDGE_JOB_PARSE;
+		cp_request(cp, j, ACT_PARSE, cp->cfg.policy == EDGE_POL_BAY ?
+			   cp->cfg.predict_ns : 0);
+	}
+	tick_arm(cp);
+	return 0;
+}
+
+/* The job leaves the table; the next one on its queue gets inspected. */
+static void job_end(struct edge_cp *cp, struct edge_cp_job *j, u32 state,
+		    bool met)
+{
+	struct edge_cp_job *n = j->qnext;
+	u64 cookie = j->cookie;
+
+	if (cp->qhead[j->queue] == j) {
+		cp->qhead[j->queue] = n;
+		if (!n)
+			cp->qtail[j->queue] = NULL;
+	}
+	j->state = EDGE_JOB_FREE;
+	j->gen++;
+	j->qnext = NULL;
+	cp->active--;
+	if (n && n->state == EDGE_JOB_QUEUED) {
+		n->state = EDGE_JOB_PARSE;
+		cp_request(cp, n, ACT_PARSE, cp->cfg.policy == EDGE_POL_BAY ?
+			   cp->cfg.predict_ns : 0);
+	}
+	if (cp->done)
+		cp->done(cp->ctx, cookie, state, met);
+}
+
+static void job_reject(struct edge_cp *cp, struct edge_cp_job *j)
+{
+	cp->st.rejected++;
+	job_end(cp, j, EDGE_JOB_REJECTED, false);
+}
+
+static void job_admit(struct edge_cp *cp, struct edge_cp_job *j, u64 rank)
+{
+	j->state = EDGE_JOB_READY;
+	j->admitted = cp->eng->now;
+	j->rank = rank;
+	cp_request(cp, j, ACT_LAUNCH,
+		   cpu_side(cp->cfg.policy) ? cp->cfg.host_ns : 0);
+}
+
+/* Threads of the widest kernel in the job: Prophet's footprint. */
+static u64 job_footprint(const struct edge_cp *cp, const struct edge_cp_job *j)
+{
+	u64 m = 0, t;
+	u32 i;
+
+	for (i = 0; i < j->nr_cls; i++) {
+		const struct edge_kdesc *k = &cp->cls[j->cls[i]].k;
+
+		t = k->num_tbs * k->block_threads;
+		if (t > m)
+			m = t;
+	}
+	return m;
+}
+
+/*
+ * Prophet: held jobs go, oldest first, while the admitted jobs' offline
+ * footprints leave room on the GPU; one that can no longer make its
+ * deadline even alone is refused.
+ */
+static void pro_admit(struct edge_cp *cp)
+{
+	const struct edge_preset *p = cp->s->p;
+	u64 cap = (u64)p->num_cores * p->threads_per_core, used = 0;
+	u64 now = cp->eng->now;
+	struct edge_cp_job *best;
+	u32 i;
+
+	for (i = 0; i < EDGE_CP_JOBS; i++)
+		if (admitted(&cp->jobs[i]))
+			used += job_footprint(cp, &cp->jobs[i]);
+	for (;;) {
+		best = NULL;
+		for (i = 0; i < EDGE_CP_JOBS; i++) {
+			struct edge_cp_job *j = &cp->jobs[i];
+
+			if (j->state != EDGE_JOB_HELD)
+				continue;
+			if (now - j->arrival + rem_offline(cp, j) > j->deadline) {
+				job_reject(cp, j);
+				continue;
+			}
+			if (!best || j->arrival < best->arrival)
+				best = j;
+		}
+		if (!best)
+			return;
+		if (used && used + job_footprint(cp, best) > cap)
+			return;
+		used += job_footprint(cp, best);
+		job_admit(cp, best, 0);
+	}
+}
+
+/*
+ * Algorithm 1 for @j.  The admitted jobs' remaining GPU time is what the
+ * queue holds (Little's law); while @j runs, the GPU time its kernels
+ * leave free (hold minus its own work) drains part of that queue beside
+ * it, and only the rest delays it.  Summing the other jobs' latencies
+ * instead, as if jobs ran one at a time, refuses most jobs on a GPU that
+ * runs several side by side (Documentation/lax.rst).
+ */
+static bool lax_admits(const struct edge_cp *cp, const struct edge_cp_job *j,
+		       bool offline, u64 *hold)
+{
+	u64 tot = 0, dur = cp->eng->now - j->arrival, beside, queue;
+	u32 i;
+
+	for (i = 0; i < EDGE_CP_JOBS; i++) {
+		const struct edge_cp_job *o = &cp->jobs[i];
+
+		if (admitted(o))
+			tot += rem_work(cp, o, offline);
+	}
+	*hold = offline ? rem_offline(cp, j) : rem_measured(cp, j);
+	beside = *hold - rem_work(cp, j, offline);
+	queue = tot > beside ? tot - beside : 0;
+	return dur + *hold + queue < j->deadline;
+}
+
+static void act_parse(struct edge_cp *cp, struct edge_cp_job *j)
+{
+	u64 hold, dur = cp->eng->now - j->arrival;
+
+	switch (cp->cfg.policy) {
+	case EDGE_POL_LAX:
+	case EDGE_POL_LAX_CPU:
+		if (!lax_admits(cp, j, false, &hold))
+			return job_reject(cp, j);
+		/* New jobs start at the highest priority (LAX Section 5.1). */
+		return job_admit(cp, j, 0);
+	case EDGE_POL_LAX_SW:
+	case EDGE_POL_LAXP:
+		if (!lax_admits(cp, j, false, &hold))
+			return job_reject(cp, j);
+		/* Ranked by the laxity just estimated. */
+		return job_admit(cp, j, j->deadline - hold - dur);
+	case EDGE_POL_BAY:
+		if (!lax_admits(cp, j, true, &hold))
+			return job_reject(cp, j);
+		return job_admit(cp, j, bay_rank(cp, j));
+	case EDGE_POL_PRO:
+		j->state = EDGE_JOB_HELD;
+		return pro_admit(cp);
+	default:
+		return job_admit(cp, j, 0);
+	}
+}
+
+/* BatchMaker: jobs whose next kernel is the same run it as one. */
+static u32 bat_gather(struct edge_cp *cp, struct edge_cp_job *lead, u16 cls)
+{
+	u32 i, n = 1;
+
+	for (i = 0; i < EDGE_CP_JOBS; i++) {
+		struct edge_cp_job *j = &cp->jobs[i];
+
+		if (j == lead || !admitted(j) || j->inflight ||
+		    j->kern[j->next] != cls)
+			continue;
+		j->inflight = lead->idx + 1;
+		j->launched_at = cp->eng->now;
+		j->state = EDGE_JOB_RUNNING;
+		n++;
+	}
+	return n;
+}
+
+static void act_launch(struct edge_cp *cp, struct edge_cp_job *j)
+{
+	struct edge_kdesc k;
+	u16 cls;
+	u32 n = 1;
+	int ret;
+
+	j->pending = false;
+	if (!admitted(j) || j->inflight || j->next >= j->nr_kern)
+		return;		/* ran with a batch meanwhile */
+	cls = j->kern[j->next];
+	k = cp->cls[cls].k;
+	j->inflight = j->idx + 1;
+	j->launched_at = cp->eng->now;
+	j->state = EDGE_JOB_RUNNING;
+	if (cp->cfg.policy == EDGE_POL_BAT)
+		n = bat_gather(cp, j, cls);
+	k.num_tbs *= n;
+	if (cp->cfg.policy == EDGE_POL_MLFQ)
+		j->rank = mlfq_rank(cp, j);
+	cp->cls[cls].inflight++;
+	ret = edge_simt_launch_ranked(cp->s, &k, EDGE_CP_COOKIE |
+				      (u64)j->gen << 32 | j->idx, cls,
+				      rank_now(cp, j));
+	/* The KMU holds more kernels than the job table has jobs. */
+	EDGE_ASSERT(!ret);
+	cp->st.kernels++;
+	edge_simt_schedule(cp->s);
+}
+
+/* A kernel of the CP's ended.  False: not the CP's cookie. */
+bool edge_cp_kernel_done(struct edge_cp *cp, u64 cookie, u32 code)
+{
+	u32 lead = (u32)cookie, i;
+	u64 now = cp->eng->now;
+	struct edge_cp_class *c;
+
+	if (!(cookie & EDGE_CP_COOKIE))
+		return false;
+	if (lead >= EDGE_CP_JOBS ||
+	    cp->jobs[lead].gen != (u32)((cookie & ~EDGE_CP_COOKIE) >> 32))
+		return true;	/* cancelled meanwhile */
+	c = &cp->cls[cp->jobs[lead].kern[cp->jobs[lead].next]];
+	for (i = 0; i < EDGE_CP_JOBS; i++) {
+		struct edge_cp_job *j = &cp->jobs[i];
+		u32 k;
+
+		if (j->inflight != lead + 1 || !admitted(j))
+			continue;
+		j->inflight = 0;
+		for (k = 0; k < j->nr_cls; k++)
+			if (j->cls[k] == j->kern[j->next])
+				j->left[k]--;
+		j->next++;
+		j->wgs_done += c->k.num_tbs;
+		cp->st.wgs_all += c->k.num_tbs;
+		if (code != EDGE_CQE_DONE) {
+			cp->st.cancelled++;
+			job_end(cp, j, EDGE_JOB_CANCELLED, false);
+		} else if (j->next == j->nr_kern) {
+			bool met = now - j->arrival <= j->deadline;
+
+			j->done_at = now;
+			cp->st.done++;
+			if (met) {
+				cp->st.met++;
+				cp->st.wgs_met += j->wgs_total;
+			}
+			edge_lat_add(&cp->st.lat,
+				     edge_div64(now - j->arrival, 1000));
+			job_end(cp, j, EDGE_JOB_DONE, met);
+		} else {
+			cp_request(cp, j, ACT_LAUNCH,
+				   cpu_side(cp->cfg.policy) ? cp->cfg.host_ns : 0);
+		}
+	}
+	/* The profiling table: this kernel's runtime. */
+	c->win_ns += now - cp->jobs[lead].launched_at;
+	c->win_n++;
+	c->inflight--;
+	if (cp->cfg.policy == EDGE_POL_PRO)
+		pro_admit(cp);
+	return true;
+}
+
+static bool rerank_cb(u64 cookie, u64 *out, void *arg)
+{
+	struct edge_cp *cp = arg;
+	u32 idx = (u32)cookie;
+	u64 r;
+
+	if (!(cookie & EDGE_CP_COOKIE) || idx >= EDGE_CP_JOBS)
+		return false;
+	r = rank_now(cp, &cp->jobs[idx]);
+	if (r == *out)
+		return false;
+	*out = r;
+	return true;
+}
+
+/* PREMA: tokens grow with slowdown; candidates go shortest first. */
+static void prema_update(struct edge_cp *cp)
+{
+	u64 now = cp->eng->now;
+	u32 i;
+
+	for (i = 0; i < EDGE_CP_JOBS; i++) {
+		struct edge_cp_job *j = &cp->jobs[i];
+		u64 iso = j->static_len ? j->static_len : 1, sd;
+
+		if (!admitted(j))
+			continue;
+		/* Slowdown so far, per mille; past 1: it is waiting. */
+		sd = edge_div64_64((now - j->arrival) * 1000, iso);
+		if (sd > 1000)
+			j->tokens += sd - 1000;
+		j->rank = rem_measured(cp, j) + (j->tokens >= 1000 ? 0 : RANK_LOW);
+	}
+}
+
+static void tick(struct edge_cp *cp)
+{
+	u32 pol = cp->cfg.policy, i;
+	int ret;
+
+	for (i = 0; i < EDGE_CP_CLASSES; i++) {
+		struct edge_cp_class *c = &cp->cls[i];
+
+		/*
+		 * A kernel that completed none this window and has none in
+		 * flight ages out, halving per window: a measurement taken
+		 * under a burst would otherwise refuse every later job, and
+		 * no new job would run to correct it.
+		 */
+		if (c->win_n)
+			c->lat_ns = edge_div64(c->win_ns, c->win_n);
+		else if (!c->inflight)
+			c->lat_ns /= 2;
+		c->win_ns = 0;
+		c->win_n = 0;
+	}
+	for (i = 0; i < EDGE_CP_JOBS; i++) {
+		struct edge_cp_job *j = &cp->jobs[i];
+
+		if (!admitted(j))
+			continue;
+		if (pol == EDGE_POL_LAX || pol == EDGE_POL_LAX_CPU ||
+		    pol == EDGE_POL_LAXP)
+			j->rank = lax_rank(cp, j);
+		else if (pol == EDGE_POL_BAY)
+			j->rank = bay_rank(cp, j);
+	}
+	if (pol == EDGE_POL_PREMA && cp->eng->now >= cp->next_prema) {
+		prema_update(cp);
+		cp->next_prema += cp->cfg.prema_ns;
+	}
+	if (pol != EDGE_POL_RR && pol != EDGE_POL_BAT && pol != EDGE_POL_PRO &&
+	    pol != EDGE_POL_LAX_SW) {
+		edge_simt_rerank(cp->s, rerank_cb, cp);
+		edge_simt_schedule(cp->s);
+	}
+	if (!cp->active) {
+		cp->ticking = false;
+		return;
+	}
+	ret = edge_engine_push(cp->eng, cp->eng->now + cp->cfg.profile_ns,
+			       EDGE_EV_CP_TICK, 0, 0, cp->tick_gen);
+	EDGE_ASSERT(!ret);
+}
+
+/* Returns false for an event that is not the CP's. */
+bool edge_cp_handle(struct edge_cp *cp, const struct edge_ev *ev)
+{
+	struct edge_cp_job *j;
+
+	if (ev->kind == EDGE_EV_CP_TICK) {
+		if (ev->gen == cp->tick_gen && cp->ticking)
+			tick(cp);
+		return true;
+	}
+	if (ev->kind != EDGE_EV_CP)
+		return false;
+	if (ev->obj >= EDGE_CP_JOBS)
+		return true;
+	j = &cp->jobs[ev->obj];
+	if (j->gen != ev->gen || j->state == EDGE_JOB_FREE)
+		return true;
+	if (ev->aux == ACT_PARSE && j->state == EDGE_JOB_PARSE)
+		act_parse(cp, j);
+	else if (ev->aux == ACT_LAUNCH)
+		act_launch(cp, j);
+	return true;
+}
+
+static bool cp_cookie(u64 cookie, void *arg)
+{
+	(void)arg;
+	return cookie & EDGE_CP_COOKIE;
+}
+
+/* Cancel every job: each is reported CANCELLED.  Returns how many. */
+u32 edge_cp_cancel_all(struct edge_cp *cp)
+{
+	u32 i, n = 0;
+
+	edge_simt_cancel(cp->s, cp_cookie, NULL);
+	edge_engine_remove_obj(cp->eng, EDGE_EV_CP_TICK, 0);
+	cp->ticking = false;
+	for (i = 0; i < EDGE_CP_JOBS; i++)
+		edge_engine_remove_obj(cp->eng, EDGE_EV_CP, i);
+	/* Queue heads first, so no cancelled job starts its successor. */
+	for (i = 0; i < EDGE_CP_QUEUES; i++) {
+		while (cp->qhead[i]) {
+			struct edge_cp_job *j = cp->qhead[i];
+
+			j->state = EDGE_JOB_CANCELLED;
+			cp->qhead[i] = j->qnext;
+			if (!cp->qhead[i])
+				cp->qtail[i] = NULL;
+			j->qnext = NULL;
+			cp->st.cancelled++;
+			n++;
+			job_end(cp, j, EDGE_JOB_CANCELLED, false);
+		}
+	}
+	return n;
+}
+
+bool edge_cp_idle(const struct edge_cp *cp)
+{
+	return !cp->active;
+}

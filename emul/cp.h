@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The command processor: jobs with deadlines on compute queues, and the
+ * queue scheduler that decides which job's kernel the SIMT model sees
+ * first (LAX, Iyer et al., and the policies it is compared with).
+ *
+ * A job is a stream of dependent kernels.  The CP inspects a job's stream
+ * when it arrives (its kernel list and work-group counts go into the job
+ * table), may refuse it (admission), launches its kernels one after the
+ * other into the SIMT model with a rank, and re-ranks the waiting kernels
+ * as the policy's priorities change.  The SIMT model issues work-groups
+ * (TBs) from the best-ranked kernel first, then the next, until the cores
+ * are full.
+ */
+#ifndef _EDGE_CP_H
+#define _EDGE_CP_H
+
+#include "edge_compat.h"
+#include "engine.h"
+#include "simt.h"
+
+#define EDGE_CP_QUEUES		128	/* compute queues (LAX Table 2) */
+#define EDGE_CP_JOBS		256	/* job table slots */
+#define EDGE_CP_CLASSES		64	/* kernel profiling table entries */
+#define EDGE_CP_JOB_KERNELS	2048	/* kernels in one job */
+#define EDGE_CP_JOB_CLASSES	16	/* distinct kernels in one job */
+
+/* Kernel cookies of the CP have this bit; the ring path's never do. */
+#define EDGE_CP_COOKIE		(1ULL << 63)
+
+enum edge_policy {
+	EDGE_POL_RR,		/* the baseline: queues in turn */
+	EDGE_POL_MLFQ,		/* two levels, 1/3 and 2/3 of the deadline */
+	EDGE_POL_EDF,		/* earliest deadline, no preemption */
+	EDGE_POL_SJF,		/* shortest job (static length) */
+	EDGE_POL_LJF,		/* longest job */
+	EDGE_POL_SRF,		/* shortest remaining (LAX's estimator) */
+	EDGE_POL_PREMA,		/* tokens, 250 us interval */
+	EDGE_POL_LAX,		/* Algorithms 1 and 2 in the CP */
+	EDGE_POL_LAX_SW,	/* LAX on the CPU, static priorities */
+	EDGE_POL_LAX_CPU,	/* LAX on the CPU, priority writes */
+	EDGE_POL_BAT,		/* BatchMaker: dynamic batching */
+	EDGE_POL_BAY,		/* Baymax: regression, QoS headroom */
+	EDGE_POL_PRO,		/* Prophet: offline-profiled co-scheduling */
+	EDGE_POL_LAXP,		/* LAX, new jobs ranked by their laxity */
+	EDGE_POL_NR,
+};
+
+enum edge_job_state {
+	EDGE_JOB_FREE,
+	EDGE_JOB_QUEUED,	/* behind another job on its compute queue */
+	EDGE_JOB_PARSE,		/* waiting for the CP to inspect its stream */
+	EDGE_JOB_HELD,		/* admitted later (Prophet holds jobs) */
+	EDGE_JOB_READY,		/* admitted, no kernel launched yet */
+	EDGE_JOB_RUNNING,
+	EDGE_JOB_DONE,		/* every kernel completed */
+	EDGE_JOB_REJECTED,	/* refused by admission; nothing ran */
+	EDGE_JOB_CANCELLED,
+};
+
+struct edge_cp_cfg {
+	u32 policy;		/* enum edge_policy */
+	u32 parse_ns;		/* CP time per stream action: 4 per 2 us */
+	u32 host_ns;		/* CPU-side policies: host-device, per kernel */
+	u32 predict_ns;		/* Baymax's regression call, per job */
+	u32 profile_ns;		/* profiling table and priority refresh */
+	u32 prema_ns;		/* PREMA's scheduling interval */
+};
+
+/* One kernel of the profiling table: what a job's WG list refers to. */
+struct edge_cp_class {
+	bool used;
+	struct edge_kdesc k;
+	u64 iso_ns;		/* offline profile: runtime alone */
+	u32 cap_wgs;		/* its work-groups the GPU holds at once */
+	u64 lat_ns;		/* measured runtime; 0 until one completed */
+	u64 win_ns;		/* this window: runtimes of completed ones */
+	u32 win_n;		/* ... and how many */
+	u32 inflight;		/* launched, not completed */
+};
+
+/* What a submitter gives: the kernel list, by profiling-table index. */
+struct edge_cp_jobdesc {
+	u64 cookie;		/* the submitter's handle, reported back */
+	u32 queue;		/* compute queue, < EDGE_CP_QUEUES */
+	u64 deadline_ns;	/* relative to submission */
+	u32 nr_kernels;
+	const u16 *kernels;	/* copied */
+};
+
+struct edge_cp_job {
+	u32 state;		/* enum edge_job_state */
+	u32 idx;
+	u32 gen;
+	u64 cookie;
+	u32 queue;
+	u64 arrival;		/* ns */
+	u64 deadline;		/* ns, relative */
+	u64 admitted;		/* ns */
+	u64 done_at;		/* ns */
+	u16 *kern;
+	u32 nr_kern;
+	u32 next;		/* next kernel to launch */
+	u32 inflight;		/* index + 1 of the job leading its batch */
+	bool pending;		/* a launch action is queued */
+	u64 launched_at;	/* ns, of the kernel in flight */
+	/* Remaining kernels per class, for the estimates. */
+	u32 nr_cls;
+	u16 cls[EDGE_CP_JOB_CLASSES];
+	u32 left[EDGE_CP_JOB_CLASSES];
+	u64 wgs_total;
+	u64 wgs_done;
+	u64 static_len;		/* SJF/LJF, BAY/PRO: offline length, ns */
+	u64 rank;
+	u64 tokens;		/* PREMA, per mille */
+	struct edge_cp_job *qnext;	/* compute queue FIFO */
+};
+
+struct edge_cp_stats {
+	u64 submitted;
+	u64 rejected;
+	u64 done;
+	u64 met;		/* done by the deadline */
+	u64 cancelled;
+	u64 wgs_met;		/* work-groups of jobs that met */
+	u64 wgs_all;		/* every completed work-group */
+	u64 kernels;		/* kernels launched */
+	struct edge_lat lat;	/* job latency, us */
+};
+
+typedef void (*edge_cp_done_fn)(void *ctx, u64 cookie, u32 state, bool met);
+
+struct edge_cp {
+	struct edge_simt *s;
+	struct edge_engine *eng;
+	struct edge_cp_cfg cfg;
+	edge_cp_done_fn done;
+	void *ctx;
+	struct edge_cp_class cls[EDGE_CP_CLASSES];
+	struct edge_cp_job jobs[EDGE_CP_JOBS];
+	u16 *pool;		/* the jobs' kernel lists */
+	struct edge_cp_job *qhead[EDGE_CP_QUEUES];
+	struct edge_cp_job *qtail[EDGE_CP_QUEUES];
+	u32 active;		/* jobs not FREE */
+	u64 cp_free_at;		/* the CP is busy until then */
+	bool ticking;
+	u32 tick_gen;
+	u64 next_prema;
+	struct edge_cp_stats st;
+};
+
+int edge_cp_init(struct edge_cp *cp, struct edge_simt *s,
+		 const struct edge_cp_cfg *cfg, edge_cp_done_fn done,
+		 void *ctx);
+void edge_cp_fini(struct edge_cp *cp);
+void edge_cp_default_cfg(struct edge_cp_cfg *cfg);
+int edge_cp_set_policy(struct edge_cp *cp, u32 policy);
+int edge_cp_set_class(struct edge_cp *cp, u32 idx,
+		      const struct edge_kdesc *k);
+void edge_cp_clear_class(struct edge_cp *cp, u32 idx);
+int edge_cp_submit(struct edge_cp *cp, const struct edge_cp_jobdesc *d);
+bool edge_cp_handle(struct edge_cp *cp, const struct edge_ev *ev);
+bool edge_cp_kernel_done(struct edge_cp *cp, u64 cookie, u32 code);
+u32 edge_cp_cancel_all(struct edge_cp *cp);
+bool edge_cp_idle(const struct edge_cp *cp);
+u32 edge_cp_engine_room(void);
+const char *edge_cp_policy_name(u32 policy);
+int edge_cp_policy_find(const char *name);
+
+#endif /* _EDGE_CP_H */

@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * edge-sim jobs: latency-sensitive jobs with deadlines on the command
+ * processor model (emul/cp.c) over the SIMT model, for the LAX
+ * reproduction.  A workload file describes the kernels and how a job
+ * strings them together; each run submits N jobs with exponential
+ * inter-arrival times at one rate under one policy and prints one CSV row.
+ * The format is in Documentation/edge-sim.rst, "Job workloads".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdarg.h>
+#include <ctype.h>
+#include <unistd.h>
+
+#include "cp.h"
+#include "preset.h"
+#include "rng.h"
+#include "simt.h"
+
+#define MAX_KERNELS	EDGE_CP_CLASSES
+#define MAX_PARTS	4
+#define MAX_SEQ_ITEMS	32
+#define MAX_RATES	4
+
+struct seqitem {
+	u16 cls;
+	u32 times;
+};
+
+struct seq {
+	u32 n;
+	struct seqitem it[MAX_SEQ_ITEMS];
+};
+
+struct part {
+	struct seq pre, step, post;
+};
+
+struct wl {
+	char name[32];
+	char preset[16];
+	u32 jobs;
+	u64 seed;
+	u64 deadline_ns;
+	u32 seq_mean;		/* 0: parts have no step */
+	u32 seq_rsd;
+	u32 nr_rates;
+	char rate_name[MAX_RATES][16];
+	u64 rate[MAX_RATES];	/* jobs per second */
+	u32 nr_kernels;
+	char kname[MAX_KERNELS][24];
+	struct edge_kdesc k[MAX_KERNELS];
+	u32 nr_parts;
+	struct part part[MAX_PARTS];
+};
+
+static void jdie(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("edge-sim jobs: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static u64 num(const char *v, const char *what)
+{
+	char *end;
+	unsigned long long x = strtoull(v, &end, 10);
+
+	if (end == v || (*end && *end != 'k' && *end != 'M') ||
+	    (*end && end[1]))
+		jdie("%s: bad number '%s'", what, v);
+	if (*end == 'k')
+		x *= 1000;
+	else if (*end == 'M')
+		x *= 1000000;
+	return x;
+}
+
+static int kernel_find(const struct wl *w, const char *name)
+{
+	u32 i;
+
+	for (i = 0; i < w->nr_kernels; i++)
+		if (!strcmp(w->kname[i], name))
+			return (int)i;
+	return -1;
+}
+
+/* "A*3,B,C*2" */
+static void parse_seq(struct wl *w, struct seq *s, char *v)
+{
+	char *tok, *save = NULL;
+
+	s->n = 0;
+	for (tok = strtok_r(v, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *star = strchr(tok, '*');
+		int k;
+
+		if (s->n == MAX_SEQ_ITEMS)
+			jdie("sequence too long");
+		if (star)
+			*star = 0;
+		k = kernel_find(w, tok);
+		if (k < 0)
+			jdie("unknown kernel '%s'", tok);
+		s->it[s->n].cls = (u16)k;
+		s->it[s->n].times = star ? (u32)num(star + 1, "repeat") : 1;
+		s->n++;
+	}
+}
+
+static void parse_kernel(struct wl *w, char *rest, const struct edge_preset *p)
+{
+	char *tok, *save = NULL, *name = strtok_r(rest, " \t", &save);
+	struct edge_kdesc *k;
+	u32 threads = 0, grid = 1;
+	u64 ns = 0;
+
+	if (!name || w->nr_kernels == MAX_KERNELS)
+		jdie("kernel: no name, or too many kernels");
+	k = &w->k[w->nr_kernels];
+	memset(k, 0, sizeof(*k));
+	snprintf(w->kname[w->nr_kernels], sizeof(w->kname[0]), "%s", name);
+	k->func = EDGE_FN_NOP;
+	k->regs_per_thread = 16;
+	while ((tok = strtok_r(NULL, " \t", &save))) {
+		char *eq = strchr(tok, '=');
+
+		if (!eq)
+			jdie("kernel %s: '%s' is not key=value", name, tok);
+		*eq++ = 0;
+		if (!strcmp(tok, "block"))
+			threads = (u32)num(eq, "block");
+		else if (!strcmp(tok, "grid"))
+			grid = (u32)num(eq, "grid");
+		else if (!strcmp(tok, "regs"))
+			k->regs_per_thread = (u32)num(eq, "regs");
+		else if (!strcmp(tok, "smem"))
+			k->smem_per_block = (u32)num(eq, "smem");
+		else if (!strcmp(tok, "ns"))
+			ns = num(eq, "ns");
+		else if (!strcmp(tok, "corun"))
+			k->ws.corun_pct = (u32)num(eq, "corun");
+		else if (!strcmp(tok, "mem"))
+			k->ws.mem_pct = (u32)num(eq, "mem");
+		else if (!strcmp(tok, "rsd"))
+			k->ws.rsd_pct = (u32)num(eq, "rsd");
+		else
+			jdie("kernel %s: unknown key '%s'", name, tok);
+	}
+	if (!threads || threads > p->max_block_threads || !grid || !ns)
+		jdie("kernel %s: needs block (<= %u), grid and ns", name,
+		     p->max_block_threads);
+	k->grid[0] = grid;
+	k->grid[1] = 1;
+	k->grid[2] = 1;
+	k->block[0] = threads;
+	k->block[1] = 1;
+	k->block[2] = 1;
+	k->num_tbs = grid;
+	k->block_threads = threads;
+	/* Two warps at least: a one-warp kernel would be an event warp. */
+	k->warps_per_tb = (threads + p->warp_size - 1) / p->warp_size;
+	if (k->warps_per_tb < 2)
+		k->warps_per_tb = 2;
+	k->param_size = 8;
+	k->ring_entries = 1;
+	/* A work-group's time at the preset's clock. */
+	k->warp_cycles = ns * p->clock_khz / 1000000;
+	w->nr_kernels++;
+}
+
+static void parse_part(struct wl *w, char *rest)
+{
+	char *tok, *save = NULL;
+	struct part *pt;
+
+	if (w->nr_parts == MAX_PARTS)
+		jdie("too many parts");
+	pt = &w->part[w->nr_parts++];
+	memset(pt, 0, sizeof(*pt));
+	for (tok = strtok_r(rest, " \t", &save); tok;
+	     tok = strtok_r(NULL, " \t", &save)) {
+		char *eq = strchr(tok, '=');
+
+		if (!eq)
+			jdie("part: '%s' is not key=value", tok);
+		*eq++ = 0;
+		if (!strcmp(tok, "pre"))
+			parse_seq(w, &pt->pre, eq);
+		else if (!strcmp(tok, "step"))
+			parse_seq(w, &pt->step, eq);
+		else if (!strcmp(tok, "post"))
+			parse_seq(w, &pt->post, eq);
+		else
+			jdie("part: unknown key '%s'", tok);
+	}
+}
+
+static void parse_path(struct wl *w, const char *path, int depth);
+
+static void parse_line(struct wl *w, const char *path, char *line, int depth)
+{
+	char *hash = strchr(line, '#'), *key, *rest, *save = NULL;
+
+	if (hash)
+		*hash = 0;
+	key = strtok_r(line, " \t\r\n", &save);
+	if (!key)
+		return;
+	rest = strtok_r(NULL, "\r\n", &save);
+	if (!rest)
+		jdie("%s: '%s' needs a value", path, key);
+	while (isspace((unsigned char)*rest))
+		rest++;
+	if (!strcmp(key, "include")) {
+		char inc[512];
+		const char *slash = strrchr(path, '/');
+		int dl = slash ? (int)(slash - path) + 1 : 0;
+
+		snprintf(inc, sizeof(inc), "%.*s%s", dl, path, rest);
+		parse_path(w, inc, depth + 1);
+	} else if (!strcmp(key, "workload")) {
+		snprintf(w->name, sizeof(w->name), "%s", rest);
+	} else if (!strcmp(key, "preset")) {
+		if (w->nr_kernels)
+			jdie("preset must come before kernels");
+		snprintf(w->preset, sizeof(w->preset), "%s", rest);
+	} else if (!strcmp(key, "jobs")) {
+		w->jobs = (u32)num(rest, "jobs");
+	} else if (!strcmp(key, "seed")) {
+		w->seed = num(rest, "seed");
+	} else if (!strcmp(key, "deadline_us")) {
+		w->deadline_ns = num(rest, "deadline_us") * 1000;
+	} else if (!strcmp(key, "seq")) {
+		if (sscanf(rest, "mean=%u rsd=%u", &w->seq_mean,
+			   &w->seq_rsd) != 2)
+			jdie("seq: mean=N rsd=PCT");
+	} else if (!strcmp(key, "rate")) {
+		char nm[16];
+		unsigned long long r;
+
+		if (w->nr_rates == MAX_RATES ||
+		    sscanf(rest, "%15s %llu", nm, &r) != 2 || !r)
+			jdie("rate: NAME JOBS_PER_S");
+		snprintf(w->rate_name[w->nr_rates], 16, "%s", nm);
+		w->rate[w->nr_rates++] = r;
+	} else if (!strcmp(key, "kernel")) {
+		const struct edge_preset *p = edge_preset_find(w->preset);
+
+		if (!p)
+			jdie("unknown preset '%s'", w->preset);
+		parse_kernel(w, rest, p);
+	} else if (!strcmp(key, "part")) {
+		parse_part(w, rest);
+	} else {
+		jdie("%s: unknown key '%s'", path, key);
+	}
+}
+
+static void parse_path(struct wl *w, const char *path, int depth)
+{
+	char line[1024];
+	FILE *f;
+
+	if (depth > 4)
+		jdie("%s: includes nest too deep", path);
+	f = fopen(path, "r");
+	if (!f)
+		jdie("%s: cannot open", path);
+	while (fgets(line, sizeof(line), f))
+		parse_line(w, path, line, depth);
+	fclose(f);
+}
+
+static void parse_wl(struct wl *w, const char *path)
+{
+	memset(w, 0, sizeof(*w));
+	snprintf(w->preset, sizeof(w->preset), "lax");
+	w->jobs = 128;
+	w->seed = 1;
+	parse_path(w, path, 0);
+	if (!w->name[0] || !w->deadline_ns || !w->nr_rates || !w->nr_parts ||
+	    !w->jobs)
+		jdie("%s: needs workload, deadline_us, rate, part", path);
+}
+
+static u32 add_seq(u16 *out, u32 n, const struct seq *s)
+{
+	u32 i, t;
+
+	for (i = 0; i < s->n; i++)
+		for (t = 0; t < s->it[i].times; t++) {
+			if (n == EDGE_CP_JOB_KERNELS)
+				jdie("a job has more than %u kernels",
+				     EDGE_CP_JOB_KERNELS);
+			out[n++] = s->it[i].cls;
+		}
+	return n;
+}
+
+/* One job's kernel list: each part's prologue, seq steps, epilogue. */
+static u32 build_job(const struct wl *w, struct edge_rng *r, u16 *out)
+{
+	u32 seq = 1, n = 0, i, s;
+
+	if (w->seq_mean) {
+		seq = (u32)edge_rng_spread(r, w->seq_mean, w->seq_rsd);
+		if (!seq)
+			seq = 1;
+	}
+	for (i = 0; i < w->nr_parts; i++) {
+		n = add_seq(out, n, &w->part[i].pre);
+		for (s = 0; s < seq; s++)
+			n = add_seq(out, n, &w->part[i].step);
+		n = add_seq(out, n, &w->part[i].post);
+	}
+	return n;
+}
+
+struct run {
+	struct edge_engine eng;
+	struct edge_simt simt;
+	struct edge_cp *cp;
+	u64 wgs_missed;
+	u64 last_done;
+};
+
+static void on_kernel(void *ctx, u64 cookie, u32 code)
+{
+	struct run *r = ctx;
+
+	if (!edge_cp_kernel_done(r->cp, cookie, code))
+		jdie("a kernel that is not the CP's");
+}
+
+static void on_job(void *ctx, u64 cookie, u32 state, bool met)
+{
+	struct run *r = ctx;
+
+	(void)cookie;
+	(void)met;
+	if (state == EDGE_JOB_DONE)
+		r->last_done = r->eng.now;
+}
+
+struct result {
+	u64 met, done, rejected, kernels;
+	u64 first_arrival, last_done;
+	u64 p99_us, wgs_all, wgs_met;
+};
+
+static void run_one(const struct wl *w, const struct edge_preset *p,
+		    u32 rate_idx, u32 policy, struct result *res)
+{
+	struct edge_simt_cfg scfg;
+	struct edge_cp_cfg ccfg;
+	struct edge_rng arr, seqr;
+	struct run r;
+	struct edge_ev ev;
+	u16 *list = malloc(sizeof(u16) * EDGE_CP_JOB_KERNELS);
+	u64 next_arrival, mean_ns = 1000000000ULL / w->rate[rate_idx];
+	u32 submitted = 0, i;
+
+	if (!list)
+		jdie("out of memory");
+	memset(&r, 0, sizeof(r));
+	r.cp = calloc(1, sizeof(*r.cp));
+	if (!r.cp)
+		jdie("out of memory");
+	edge_engine_init(&r.eng);
+	edge_simt_default_cfg(&scfg);
+	/* The same seed for every policy: the same jobs at the same times. */
+	scfg.seed = w->seed + rate_idx;
+	if (edge_simt_init(&r.simt, p, &r.eng, &scfg, on_kernel, &r))
+		jdie("model init failed");
+	edge_cp_default_cfg(&ccfg);
+	ccfg.policy = policy;
+	if (edge_cp_init(r.cp, &r.simt, &ccfg, on_job, &r))
+		jdie("cp init failed");
+	for (i = 0; i < w->nr_kernels; i++)
+		if (edge_cp_set_class(r.cp, i, &w->k[i]))
+			jdie("kernel %s rejected", w->kname[i]);
+	edge_rng_seed(&arr, w->seed * 1000003 + rate_idx);
+	edge_rng_seed(&seqr, w->seed * 7919 + rate_idx);
+	next_arrival = edge_rng_exp(&arr, mean_ns);
+	res->first_arrival = next_arrival;
+	for (;;) {
+		u64 te = edge_engine_next_time(&r.eng);
+
+		if (submitted < w->jobs && next_arrival <= te) {
+			struct edge_cp_jobdesc d = {
+				.cookie = submitted,
+				.queue = submitted % EDGE_CP_QUEUES,
+				.deadline_ns = w->deadline_ns,
+				.kernels = list,
+			};
+
+			edge_engine_advance(&r.eng, next_arrival);
+			d.nr_kernels = build_job(w, &seqr, list);
+			if (edge_cp_submit(r.cp, &d))
+				jdie("submit failed");
+			submitted++;
+			next_arrival += edge_rng_exp(&arr, mean_ns);
+			continue;
+		}
+		if (te == EDGE_TIME_NEVER)
+			break;
+		if (!edge_engine_pop_due(&r.eng, te, &ev))
+			break;
+		if (!edge_simt_handle(&r.simt, &ev) && !edge_cp_handle(r.cp, &ev))
+			jdie("engine event of unknown kind %u", ev.kind);
+	}
+	if (!edge_cp_idle(r.cp) || !edge_simt_idle(&r.simt))
+		jdie("jobs left when the engine ran dry");
+	res->met = r.cp->st.met;
+	res->done = r.cp->st.done;
+	res->rejected = r.cp->st.rejected;
+	res->kernels = r.cp->st.kernels;
+	res->last_done = r.last_done;
+	res->p99_us = edge_lat_pct(&r.cp->st.lat, 99);
+	res->wgs_all = r.cp->st.wgs_all;
+	res->wgs_met = r.cp->st.wgs_met;
+	if (res->done + res->rejected != w->jobs)
+		jdie("%llu done + %llu rejected != %u jobs",
+		     (unsigned long long)res->done,
+		     (unsigned long long)res->rejected, w->jobs);
+	edge_cp_fini(r.cp);
+	edge_simt_fini(&r.simt);
+	edge_engine_fini(&r.eng);
+	free(r.cp);
+	free(list);
+}
+
+static void jusage(void)
+{
+	fputs("usage: edge-sim jobs [-P POLICY[,POLICY]...] [-r RATE[,RATE]...] [-n] WORKLOAD\n"
+	      "  one CSV row per rate x policy (default: all of both)\n", stderr);
+	exit(2);
+}
+
+static bool listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *s = list;
+
+	if (!list)
+		return true;
+	while ((s = strstr(s, name))) {
+		if ((s == list || s[-1] == ',') && (s[n] == ',' || !s[n]))
+			return true;
+		s += n;
+	}
+	return false;
+}
+
+int jobsim_main(int argc, char **argv)
+{
+	const char *pols = NULL, *rates = NULL;
+	const struct edge_preset *p;
+	bool header = true;
+	struct wl *w;
+	int opt;
+	u32 ri, pi;
+
+	optind = 1;
+	while ((opt = getopt(argc, argv, "P:r:n")) != -1) {
+		if (opt == 'P')
+			pols = optarg;
+		else if (opt == 'r')
+			rates = optarg;
+		else if (opt == 'n')
+			header = false;
+		else
+			jusage();
+	}
+	if (optind != argc - 1)
+		jusage();
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		jdie("out of memory");
+	parse_wl(w, argv[optind]);
+	p = edge_preset_find(w->preset);
+	if (!p)
+		jdie("unknown preset '%s'", w->preset);
+	if (header)
+		printf("workload,rate,jobs_per_s,policy,jobs,met,done,rejected,"
+		       "throughput_per_s,p99_us,wasted_pct,kernels\n");
+	for (ri = 0; ri < w->nr_rates; ri++) {
+		if (!listed(rates, w->rate_name[ri]))
+			continue;
+		for (pi = 0; pi < EDGE_POL_NR; pi++) {
+			struct result res;
+			u64 span;
+
+			if (!listed(pols, edge_cp_policy_name(pi)))
+				continue;
+			memset(&res, 0, sizeof(res));
+			run_one(w, p, ri, pi, &res);
+			span = res.last_done > res.first_arrival ?
+			       res.last_done - res.first_arrival : 1;
+			printf("%s,%s,%llu,%s,%u,%llu,%llu,%llu,%.1f,%llu,%.1f,%llu\n",
+			       w->name, w->rate_name[ri],
+			       (unsigned long long)w->rate[ri],
+			       edge_cp_policy_name(pi), w->jobs,
+			       (unsigned long long)res.met,
+			       (unsigned long long)res.done,
+			       (unsigned long long)res.rejected,
+			       res.met * 1e9 / (double)span,
+			       (unsigned long long)res.p99_us,
+			       res.wgs_all ? 100.0 * (double)(res.wgs_all - res.wgs_met) /
+					     (double)res.wgs_all : 0.0,
+			       (unsigned long long)res.kernels);
+		}
+	}
+	free(w);
+	return 0;
+}
