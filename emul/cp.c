@@ -738,37 +738,111 @@ bool edge_cp_handle(struct edge_cp *cp, const struct edge_ev *ev)
 	return true;
 }
 
-static bool cp_cookie(u64 cookie, void *arg)
+struct cancel_arg {
+	struct edge_cp *cp;
+	bool (*match)(u64 cookie, void *arg);
+	void *arg;
+};
+
+/* A kernel cookie of the CP's whose job @match accepts. */
+static bool kernel_match(u64 cookie, void *arg)
 {
-	(void)arg;
-	return cookie & EDGE_CP_COOKIE;
+	struct cancel_arg *a = arg;
+	u32 idx = (u32)cookie, i;
+
+	if (!(cookie & EDGE_CP_COOKIE) || idx >= EDGE_CP_JOBS)
+		return false;
+	/* A batch goes if any of its jobs goes; the others are requeued. */
+	for (i = 0; i < EDGE_CP_JOBS; i++) {
+		struct edge_cp_job *j = &a->cp->jobs[i];
+
+		if (j->state != EDGE_JOB_FREE && j->inflight == idx + 1 &&
+		    a->match(j->cookie, a->arg))
+			return true;
+	}
+	return false;
 }
 
-/* Cancel every job: each is reported CANCELLED.  Returns how many. */
-u32 edge_cp_cancel_all(struct edge_cp *cp)
+/*
+ * Cancel every job whose submitter cookie @match accepts, wherever it is:
+ * waiting on its queue, being inspected, held, or with a kernel in the
+ * SIMT model.  Each is reported CANCELLED.  Returns how many.
+ */
+u32 edge_cp_cancel(struct edge_cp *cp, bool (*match)(u64 cookie, void *arg),
+		   void *arg)
 {
-	u32 i, n = 0;
+	struct cancel_arg a = { cp, match, arg };
+	bool gone[EDGE_CP_JOBS];
+	u32 i, q, n = 0;
 
-	edge_simt_cancel(cp->s, cp_cookie, NULL);
-	edge_engine_remove_obj(cp->eng, EDGE_EV_CP_TICK, 0);
-	cp->ticking = false;
-	for (i = 0; i < EDGE_CP_JOBS; i++)
-		edge_engine_remove_obj(cp->eng, EDGE_EV_CP, i);
-	/* Queue heads first, so no cancelled job starts its successor. */
-	for (i = 0; i < EDGE_CP_QUEUES; i++) {
-		while (cp->qhead[i]) {
-			struct edge_cp_job *j = cp->qhead[i];
+	/* Which launches go: a batch goes if any of its jobs goes. */
+	for (i = 0; i < EDGE_CP_JOBS; i++) {
+		struct edge_cp_job *j = &cp->jobs[i];
 
+		gone[i] = j->state != EDGE_JOB_FREE && j->inflight == i + 1 &&
+			  kernel_match(EDGE_CP_COOKIE | i, &a);
+		if (gone[i])
+			cp->cls[j->kern[j->next]].inflight--;
+	}
+	edge_simt_cancel(cp->s, kernel_match, &a);
+	/* The other jobs of a cancelled batch launch their kernel again. */
+	for (i = 0; i < EDGE_CP_JOBS; i++) {
+		struct edge_cp_job *j = &cp->jobs[i];
+
+		if (j->state == EDGE_JOB_FREE || !j->inflight ||
+		    !gone[j->inflight - 1] || match(j->cookie, arg))
+			continue;
+		j->inflight = 0;
+		cp_request(cp, j, ACT_LAUNCH, 0);
+	}
+	for (q = 0; q < EDGE_CP_QUEUES; q++) {
+		struct edge_cp_job **pp = &cp->qhead[q], *j, *prev = NULL;
+
+		while ((j = *pp)) {
+			if (!match(j->cookie, arg)) {
+				prev = j;
+				pp = &j->qnext;
+				continue;
+			}
+			*pp = j->qnext;
+			if (cp->qtail[q] == j)
+				cp->qtail[q] = prev;
+			edge_engine_remove_obj(cp->eng, EDGE_EV_CP, j->idx);
 			j->state = EDGE_JOB_CANCELLED;
-			cp->qhead[i] = j->qnext;
-			if (!cp->qhead[i])
-				cp->qtail[i] = NULL;
 			j->qnext = NULL;
 			cp->st.cancelled++;
 			n++;
 			job_end(cp, j, EDGE_JOB_CANCELLED, false);
 		}
 	}
+	/* The queues' new heads get inspected. */
+	for (q = 0; q < EDGE_CP_QUEUES; q++) {
+		struct edge_cp_job *h = cp->qhead[q];
+
+		if (h && h->state == EDGE_JOB_QUEUED) {
+			h->state = EDGE_JOB_PARSE;
+			cp_request(cp, h, ACT_PARSE,
+				   cp->cfg.policy == EDGE_POL_BAY ?
+				   cp->cfg.predict_ns : 0);
+		}
+	}
+	return n;
+}
+
+static bool match_all(u64 cookie, void *arg)
+{
+	(void)cookie;
+	(void)arg;
+	return true;
+}
+
+/* Cancel every job: each is reported CANCELLED.  Returns how many. */
+u32 edge_cp_cancel_all(struct edge_cp *cp)
+{
+	u32 n = edge_cp_cancel(cp, match_all, NULL);
+
+	edge_engine_remove_obj(cp->eng, EDGE_EV_CP_TICK, 0);
+	cp->ticking = false;
 	return n;
 }
 

@@ -161,6 +161,8 @@ void edge_cp_clear_class(struct edge_cp *cp, u32 idx);
 int edge_cp_submit(struct edge_cp *cp, const struct edge_cp_jobdesc *d);
 bool edge_cp_handle(struct edge_cp *cp, const struct edge_ev *ev);
 bool edge_cp_kernel_done(struct edge_cp *cp, u64 cookie, u32 code);
+u32 edge_cp_cancel(struct edge_cp *cp, bool (*match)(u64 cookie, void *arg),
+		   void *arg);
 u32 edge_cp_cancel_all(struct edge_cp *cp);
 bool edge_cp_idle(const struct edge_cp *cp);
 u32 edge_cp_engine_room(void);
