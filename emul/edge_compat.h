@@ -76,6 +76,8 @@ typedef __u64 u64;
 typedef __s32 s32;
 typedef __s64 s64;
 
+#define BIT_ULL(nr)	(1ULL << (nr))
+
 static inline void *edge_zalloc(size_t size)
 {
 	return calloc(1, size);
