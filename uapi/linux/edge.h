@@ -216,6 +216,80 @@ struct edge_unregister {
 #define EDGE_UNREGISTER_SIZE_VER0	16
 
 /*
+ * Jobs (EDGE_IOC_SUBMIT_JOB): a stream of dependent kernels with a
+ * deadline, run by the device's command processor on one of its compute
+ * queues.  Each kernel is named by the EKT id of an event kernel this
+ * file registered; it runs as a TB kernel of that entry's shape, without
+ * touching the entry's rings.  Admission is asynchronous: a job the
+ * command processor refuses comes back as an EDGE_CQE_REJECTED job
+ * completion (EDGE_IOC_REAP_JOBS), not as an error of the submission.
+ */
+#define EDGE_JOB_QUEUES		128	/* struct edge_job.queue limit */
+#define EDGE_JOB_MAX_KERNELS	2048	/* struct edge_job.nr_kernels limit */
+#define EDGE_JOB_MAX_CLASSES	16	/* distinct EKT ids in one job */
+#define EDGE_JOB_CQ_ENTRIES	256	/* per-file job completion FIFO */
+
+/**
+ * struct edge_job - EDGE_IOC_SUBMIT_JOB
+ * @size: sizeof() as the caller knows it, at least EDGE_JOB_SIZE_VER0
+ * @flags: must be 0
+ * @queue: compute queue, < EDGE_JOB_QUEUES; jobs on one queue are
+ *         inspected one after the other, in submission order
+ * @nr_kernels: number of __u32 at @kernels, 1 .. EDGE_JOB_MAX_KERNELS
+ * @deadline_ns: relative to submission, model time, not 0
+ * @kernels: user pointer to @nr_kernels EKT ids registered by this file
+ * @user_data: returned unchanged in the job's completion
+ * @id: out: the job's id, also in its completion
+ */
+struct edge_job {
+	__u32 size;
+	__u32 flags;
+	__u32 queue;
+	__u32 nr_kernels;
+	__u64 deadline_ns;
+	__u64 kernels;
+	__u64 user_data;
+	__u64 id;
+};
+
+#define EDGE_JOB_SIZE_VER0	48
+
+/**
+ * struct edge_job_cqe - a job completion, as EDGE_IOC_REAP_JOBS copies it
+ * @user_data: the job's edge_job.user_data
+ * @id: the job's edge_job.id
+ * @status: EDGE_CQE_DONE, EDGE_CQE_REJECTED or EDGE_CQE_CANCELLED
+ * @met: 1 when the job was DONE within its deadline, else 0
+ * @latency_ns: submission to completion, model time
+ */
+struct edge_job_cqe {
+	__u64 user_data;
+	__u64 id;
+	__u32 status;
+	__u32 met;
+	__u64 latency_ns;
+};
+
+/**
+ * struct edge_reap_jobs - EDGE_IOC_REAP_JOBS
+ * @size: sizeof() as the caller knows it, at least EDGE_REAP_JOBS_SIZE_VER0
+ * @nr: in: room at @cqes (entries, at most EDGE_JOB_CQ_ENTRIES);
+ *      out: entries copied (0 when none is waiting: no error, no wait)
+ * @flags: must be 0
+ * @pad: must be 0
+ * @cqes: user pointer to @nr struct edge_job_cqe
+ */
+struct edge_reap_jobs {
+	__u32 size;
+	__u32 nr;
+	__u32 flags;
+	__u32 pad;
+	__u64 cqes;
+};
+
+#define EDGE_REAP_JOBS_SIZE_VER0	24
+
+/*
  * The argument of every ioctl but KICK is a struct whose first field is
  * its size, so the command numbers do not encode a size (as iommufd).
  * KICK takes no argument (pass 0): it wakes a sleeping front end.
@@ -225,5 +299,7 @@ struct edge_unregister {
 #define EDGE_IOC_REGISTER_EVENT		_IO(EDGE_IOC_MAGIC, 0x02)
 #define EDGE_IOC_UNREGISTER_EVENT	_IO(EDGE_IOC_MAGIC, 0x03)
 #define EDGE_IOC_KICK			_IO(EDGE_IOC_MAGIC, 0x04)
+#define EDGE_IOC_SUBMIT_JOB		_IO(EDGE_IOC_MAGIC, 0x05)
+#define EDGE_IOC_REAP_JOBS		_IO(EDGE_IOC_MAGIC, 0x06)
 
 #endif /* _UAPI_LINUX_EDGE_H */
