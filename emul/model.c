@@ -11,17 +11,22 @@
  * the entry's generation (so a reused index never takes an old event's
  * completion) and the event's number on its ring.
  */
+#define RING_GEN_MASK	0x7fffffU	/* bit 63 is EDGE_CP_COOKIE's */
+
 static u64 cookie_of(const struct edge_ekt_entry *ent, u32 seq)
 {
-	return ((u64)(ent->gen & 0xffffff) << 40) | ((u64)ent->id << 32) | seq;
+	return ((u64)(ent->gen & RING_GEN_MASK) << 40) | ((u64)ent->id << 32) |
+	       seq;
 }
 
 static void simt_done(void *ctx, u64 cookie, u32 code);
+static void job_done(void *ctx, u64 cookie, u32 state, bool met);
 
 int edge_model_init(struct edge_model *m, const struct edge_preset *p,
 		    edge_notify_fn notify)
 {
 	struct edge_simt_cfg cfg;
+	struct edge_cp_cfg ccfg;
 	int ret;
 
 	memset(m, 0, sizeof(*m));
@@ -33,11 +38,30 @@ int edge_model_init(struct edge_model *m, const struct edge_preset *p,
 		return ret;
 	edge_simt_default_cfg(&cfg);
 	ret = edge_simt_init(&m->simt, p, &m->eng, &cfg, simt_done, m);
-	if (ret) {
-		edge_simt_fini(&m->simt);
-		edge_ekt_fini(&m->ekt);
-		edge_engine_fini(&m->eng);
+	if (ret)
+		goto err;
+	/* ~100 KB of job table and a 1 MB kernel-list pool: not inline. */
+	m->cp = edge_zalloc(sizeof(*m->cp));
+	m->jobs = edge_zalloc(sizeof(*m->jobs) * EDGE_CP_JOBS);
+	if (!m->cp || !m->jobs) {
+		ret = -ENOMEM;
+		goto err;
 	}
+	edge_cp_default_cfg(&ccfg);
+	ret = edge_cp_init(m->cp, &m->simt, &ccfg, job_done, m);
+	if (ret)
+		goto err;
+	return 0;
+err:
+	if (m->cp)
+		edge_cp_fini(m->cp);
+	edge_free(m->cp);
+	edge_free(m->jobs);
+	m->cp = NULL;
+	m->jobs = NULL;
+	edge_simt_fini(&m->simt);
+	edge_ekt_fini(&m->ekt);
+	edge_engine_fini(&m->eng);
 	return ret;
 }
 
@@ -48,6 +72,14 @@ void edge_model_fini(struct edge_model *m)
 	for (i = 0; i < m->ekt.n; i++)
 		if (m->ekt.e[i].used)
 			edge_model_cancel(m, i);
+	if (m->cp) {
+		edge_cp_cancel_all(m->cp);
+		edge_cp_fini(m->cp);
+	}
+	edge_free(m->cp);
+	edge_free(m->jobs);
+	m->cp = NULL;
+	m->jobs = NULL;
 	edge_simt_fini(&m->simt);
 	edge_ekt_fini(&m->ekt);
 	edge_engine_fini(&m->eng);
@@ -62,14 +94,40 @@ int edge_model_set_cfg(struct edge_model *m, const struct edge_simt_cfg *cfg)
  * Register an event kernel whose rings live in @mem.  Fails with -EBUSY
  * when the table is full; nothing changes then.
  */
+/*
+ * The shape a job runs an entry's kernel with: the entry's own, but as a
+ * TB kernel.  One TB of one warp is an event warp to the SIMT model, so
+ * in a job it becomes a TB of two warps (as edge-sim's job kernels).
+ */
+static void job_kdesc(const struct edge_model *m, const struct edge_kdesc *k,
+		      struct edge_kdesc *out)
+{
+	u32 ws = m->preset->warp_size;
+
+	*out = *k;
+	if (out->num_tbs == 1 && out->block_threads <= ws) {
+		out->block_threads = 2 * ws;
+		out->warps_per_tb = 2;
+	}
+}
+
 int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 			const struct edge_ring_mem *mem, void *owner, u32 *id)
 {
 	struct edge_ekt_entry *ent;
+	struct edge_kdesc jk;
+	int ret;
 
 	ent = edge_ekt_alloc(&m->ekt);
 	if (!ent)
 		return -EBUSY;
+	/* Jobs name the entry by its EKT id: its profiling-table index. */
+	job_kdesc(m, k, &jk);
+	ret = edge_cp_set_class(m->cp, ent->id, &jk);
+	if (ret) {
+		edge_ekt_free(&m->ekt, ent);
+		return ret;
+	}
 	ent->k = *k;
 	ent->owner = owner;
 	edge_ring_attach(&ent->ring, k->ring_entries, k->param_size,
@@ -85,6 +143,7 @@ int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 
 static void entry_release(struct edge_model *m, struct edge_ekt_entry *ent)
 {
+	edge_cp_clear_class(m->cp, ent->id);
 	edge_ekt_free(&m->ekt, ent);
 }
 
@@ -102,7 +161,7 @@ static bool cancel_inflight(u64 cookie, void *arg)
 {
 	struct cancel_arg *c = arg;
 
-	if (((cookie >> 32) & 0xff) != c->id)
+	if ((cookie & EDGE_CP_COOKIE) || ((cookie >> 32) & 0xff) != c->id)
 		return false;
 	edge_ring_complete(c->ring, (u32)cookie, EDGE_CQE_CANCELLED, ECANCELED);
 	c->n++;
@@ -120,10 +179,45 @@ int edge_model_unregister(struct edge_model *m, u32 id, void *owner)
 
 	if (!ent || ent->owner != owner)
 		return -ENOENT;
-	if (ent->inflight || edge_ring_avail(&ent->ring, 0))
+	if (ent->inflight || edge_ring_avail(&ent->ring, 0) ||
+	    m->job_refs[id])
 		return -EBUSY;
 	entry_release(m, ent);
 	return 0;
+}
+
+/* Which jobs a cancellation takes: @owner's, or those naming EKT @id. */
+struct job_match {
+	struct edge_model *m;
+	void *owner;
+	u32 id;
+};
+
+static const struct edge_model_job *job_of(const struct job_match *a,
+					   u64 cookie)
+{
+	const struct edge_model_job *mj;
+
+	if ((u32)cookie >= EDGE_CP_JOBS)
+		return NULL;
+	mj = &a->m->jobs[(u32)cookie];
+	return mj->used && mj->gen == (u32)(cookie >> 32) ? mj : NULL;
+}
+
+static bool match_ekt(u64 cookie, void *arg)
+{
+	const struct job_match *a = arg;
+	const struct edge_model_job *mj = job_of(a, cookie);
+
+	return mj && (mj->ekt_mask & BIT_ULL(a->id));
+}
+
+static bool match_owner(u64 cookie, void *arg)
+{
+	const struct job_match *a = arg;
+	const struct edge_model_job *mj = job_of(a, cookie);
+
+	return mj && mj->owner == a->owner;
 }
 
 /*
@@ -140,6 +234,12 @@ u32 edge_model_cancel(struct edge_model *m, u32 id)
 
 	if (!ent)
 		return 0;
+	/* The jobs that name it go first: they end CANCELLED. */
+	if (m->job_refs[id]) {
+		struct job_match a = { m, NULL, id };
+
+		edge_cp_cancel(m->cp, match_ekt, &a);
+	}
 	r = &ent->ring;
 	/*
 	 * Rung but never consumed: they were submitted, so they get a status.
@@ -175,7 +275,20 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 	u32 n = edge_ring_avail(&ent->ring, ent->inflight);
 	u32 i;
 
-	/* What the queues cannot take stays in the ring: backpressure. */
+	/*
+	 * What the queues cannot take stays in the ring: backpressure.  TB
+	 * kernels leave the KMU room for a kernel of every CP job.
+	 */
+	if (!(ent->k.num_tbs == 1 &&
+	      ent->k.block_threads <= m->preset->warp_size)) {
+		u32 used = m->simt.kmu_len + m->simt.kdu_len + EDGE_CP_JOBS;
+		u32 cap = EDGE_KMU_PENDING + EDGE_KDU_RUNNING;
+
+		if (used >= cap)
+			n = 0;
+		else if (n > cap - used)
+			n = cap - used;
+	}
 	for (i = 0; i < n; i++)
 		if (edge_simt_launch_deferred(&m->simt, &ent->k,
 					      cookie_of(ent, ent->ring.head + i),
@@ -208,12 +321,16 @@ static void simt_done(void *ctx, u64 cookie, u32 code)
 {
 	struct edge_model *m = ctx;
 	u32 id = (cookie >> 32) & 0xff, seq = (u32)cookie;
-	struct edge_ekt_entry *ent = edge_ekt_get(&m->ekt, id);
+	struct edge_ekt_entry *ent;
 	struct edge_ring *r;
 	u32 res = 0;
 
+	/* A job's kernel: the CP's. */
+	if (edge_cp_kernel_done(m->cp, cookie, code))
+		return;
+	ent = edge_ekt_get(&m->ekt, id);
 	/* A cancelled entry's events leave the SIMT model with it. */
-	if (!ent || (ent->gen & 0xffffff) != cookie >> 40) {
+	if (!ent || (ent->gen & RING_GEN_MASK) != cookie >> 40) {
 		EDGE_ASSERT(0);
 		return;
 	}
@@ -252,7 +369,8 @@ u32 edge_model_run_budget(struct edge_model *m, u64 until, u32 budget)
 	u32 n = 0;
 
 	while (n < budget && edge_engine_pop_due(&m->eng, until, &ev)) {
-		bool known = edge_simt_handle(&m->simt, &ev);
+		bool known = edge_simt_handle(&m->simt, &ev) ||
+			     edge_cp_handle(m->cp, &ev);
 
 		EDGE_ASSERT(known);
 		n++;
@@ -298,4 +416,136 @@ void edge_model_set_sq_flags(struct edge_model *m, u32 flags)
 	for (i = 0; i < m->ekt.n; i++)
 		if (m->ekt.e[i].used)
 			edge_ring_set_flags(&m->ekt.e[i].ring, flags);
+}
+
+/*
+ * Jobs.  The CP knows a job by the model's record of it (slot and
+ * generation as its cookie); the record says whose it is, so its end
+ * reaches its submitter.
+ */
+#define JOB_COOKIE(slot, gen)	(((u64)(gen) << 32) | (slot))
+
+/* The CP ended a job (done, rejected or cancelled): tell its owner. */
+static void job_done(void *ctx, u64 cookie, u32 state, bool met)
+{
+	struct edge_model *m = ctx;
+	u32 slot = (u32)cookie, i;
+	struct edge_model_job *mj;
+	struct edge_job_end e;
+
+	if (slot >= EDGE_CP_JOBS) {
+		EDGE_ASSERT(0);
+		return;
+	}
+	mj = &m->jobs[slot];
+	if (!mj->used || mj->gen != (u32)(cookie >> 32)) {
+		EDGE_ASSERT(0);
+		return;
+	}
+	e.user_data = mj->user_data;
+	e.id = mj->id;
+	e.met = false;
+	e.latency_ns = m->eng.now - mj->submitted;
+	switch (state) {
+	case EDGE_JOB_DONE:
+		e.status = EDGE_CQE_DONE;
+		e.met = met;
+		m->st.jobs_done++;
+		if (met)
+			m->st.jobs_met++;
+		break;
+	case EDGE_JOB_REJECTED:
+		e.status = EDGE_CQE_REJECTED;
+		m->st.jobs_rejected++;
+		break;
+	default:
+		e.status = EDGE_CQE_CANCELLED;
+		m->st.jobs_cancelled++;
+		break;
+	}
+	for (i = 0; i < EDGE_EKT_ENTRIES; i++)
+		if (mj->ekt_mask & BIT_ULL(i))
+			m->job_refs[i]--;
+	mj->used = false;
+	mj->gen++;
+	if (m->job_notify)
+		m->job_notify(mj->owner, &e);
+}
+
+/*
+ * Submit a job of @owner: its kernels are EKT ids @owner registered.
+ * -EINVAL for a bad queue or deadline, an id not @owner's, -E2BIG for a
+ * list too long or too varied, -EBUSY when the job table is full.
+ * Nothing changes on error.  Admission comes later, asynchronously: a
+ * job the CP refuses ends REJECTED through job_notify.
+ */
+int edge_model_submit_job(struct edge_model *m, void *owner,
+			  const struct edge_model_jobdesc *d, u64 *id)
+{
+	struct edge_cp_jobdesc cd;
+	struct edge_model_job *mj = NULL;
+	u64 mask = 0;
+	u32 i;
+	int ret;
+
+	if (!d->nr_kernels || !d->deadline_ns || d->queue >= EDGE_CP_QUEUES)
+		return -EINVAL;
+	if (d->nr_kernels > EDGE_CP_JOB_KERNELS)
+		return -E2BIG;
+	for (i = 0; i < d->nr_kernels; i++) {
+		const struct edge_ekt_entry *ent;
+
+		if (d->kernels[i] >= EDGE_EKT_ENTRIES)
+			return -EINVAL;
+		ent = edge_ekt_get(&m->ekt, d->kernels[i]);
+		if (!ent || ent->owner != owner)
+			return -EINVAL;
+		mask |= BIT_ULL(d->kernels[i]);
+	}
+	for (i = 0; i < EDGE_CP_JOBS; i++) {
+		if (!m->jobs[i].used) {
+			mj = &m->jobs[i];
+			break;
+		}
+	}
+	if (!mj)
+		return -EBUSY;
+	cd.cookie = JOB_COOKIE(mj - m->jobs, mj->gen);
+	cd.queue = d->queue;
+	cd.deadline_ns = d->deadline_ns;
+	cd.nr_kernels = d->nr_kernels;
+	cd.kernels = d->kernels;
+	ret = edge_cp_submit(m->cp, &cd);
+	if (ret)
+		return ret;
+	mj->used = true;
+	mj->owner = owner;
+	mj->id = ++m->job_seq;
+	mj->user_data = d->user_data;
+	mj->submitted = m->eng.now;
+	mj->ekt_mask = mask;
+	for (i = 0; i < EDGE_EKT_ENTRIES; i++)
+		if (mask & BIT_ULL(i))
+			m->job_refs[i]++;
+	m->st.jobs_submitted++;
+	*id = mj->id;
+	return 0;
+}
+
+/* Teardown of @owner's file: each of its jobs ends CANCELLED. */
+u32 edge_model_cancel_jobs(struct edge_model *m, void *owner)
+{
+	struct job_match a = { m, owner, 0 };
+
+	return edge_cp_cancel(m->cp, match_owner, &a);
+}
+
+int edge_model_set_policy(struct edge_model *m, u32 policy)
+{
+	return edge_cp_set_policy(m->cp, policy);
+}
+
+u32 edge_model_policy(const struct edge_model *m)
+{
+	return m->cp->cfg.policy;
 }

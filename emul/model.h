@@ -11,8 +11,18 @@
 #include "edge_compat.h"
 #include "engine.h"
 #include "ekt.h"
+#include "cp.h"
 #include "preset.h"
 #include "simt.h"
+#include "limits.h"
+
+/* An EKT id is a profiling-table index and a bit of a job's ekt_mask. */
+#if EDGE_CP_CLASSES < EDGE_EKT_ENTRIES
+#error "an EKT id must be an index of the CP's profiling table"
+#endif
+#if EDGE_EKT_ENTRIES > 64
+#error "an EKT id must be a bit of a u64 mask"
+#endif
 
 struct edge_model_stats {
 	u64 submitted;		/* parameter entries consumed */
@@ -20,6 +30,44 @@ struct edge_model_stats {
 	u64 errors;		/* EDGE_CQE_ERROR */
 	u64 rejected;		/* EDGE_CQE_REJECTED */
 	u64 cancelled;		/* EDGE_CQE_CANCELLED */
+	/* Jobs: every submitted one ends done, rejected or cancelled. */
+	u64 jobs_submitted;
+	u64 jobs_done;
+	u64 jobs_met;		/* done within the deadline */
+	u64 jobs_rejected;	/* refused by the CP's admission */
+	u64 jobs_cancelled;
+};
+
+/* What a job's submitter learns when it ends. */
+struct edge_job_end {
+	u64 user_data;
+	u64 id;
+	u32 status;		/* EDGE_CQE_DONE, _REJECTED or _CANCELLED */
+	bool met;
+	u64 latency_ns;		/* model time, submission to end */
+};
+
+/* Called, with the model lock held, when a job of @owner ended. */
+typedef void (*edge_job_notify_fn)(void *owner, const struct edge_job_end *e);
+
+/* A job as the model tracks it for its submitter (one per CP job slot). */
+struct edge_model_job {
+	bool used;
+	u32 gen;
+	void *owner;
+	u64 id;
+	u64 user_data;
+	u64 submitted;		/* ns */
+	u64 ekt_mask;		/* EKT ids its kernels name */
+};
+
+/* A job as its submitter describes it; @kernels are EKT ids of @owner. */
+struct edge_model_jobdesc {
+	u32 queue;
+	u64 deadline_ns;
+	u32 nr_kernels;
+	const u16 *kernels;
+	u64 user_data;
 };
 
 /* Called after completions were published on an entry of @owner. */
@@ -34,6 +82,12 @@ struct edge_model {
 	u32 inflight;		/* all entries */
 	u32 sq_flags;		/* EDGE_SQ_* every ring shows now */
 	edge_notify_fn notify;
+	/* The command processor, above the SIMT model's KMU. */
+	struct edge_cp *cp;
+	struct edge_model_job *jobs;	/* EDGE_CP_JOBS */
+	u32 job_refs[EDGE_EKT_ENTRIES];	/* unfinished jobs naming each id */
+	u64 job_seq;			/* last job id handed out */
+	edge_job_notify_fn job_notify;	/* set by the owner after init */
 };
 
 /* Where a registered entry's shared memory is. */
@@ -60,5 +114,10 @@ void edge_model_advance(struct edge_model *m, u64 now);
 bool edge_model_doorbell_pending(const struct edge_model *m);
 void edge_model_set_sq_flags(struct edge_model *m, u32 flags);
 int edge_model_set_cfg(struct edge_model *m, const struct edge_simt_cfg *cfg);
+int edge_model_submit_job(struct edge_model *m, void *owner,
+			  const struct edge_model_jobdesc *d, u64 *id);
+u32 edge_model_cancel_jobs(struct edge_model *m, void *owner);
+int edge_model_set_policy(struct edge_model *m, u32 policy);
+u32 edge_model_policy(const struct edge_model *m);
 
 #endif /* _EDGE_MODEL_H */

@@ -237,7 +237,7 @@ static u32 run_batch(struct edge_model *m)
 /* The model's engine room is reserved once, at init, and never moves. */
 static u32 room(const struct edge_preset *p)
 {
-	return edge_simt_engine_room(p);
+	return edge_simt_engine_room(p) + edge_cp_engine_room();
 }
 
 TEST(model_echo_in_order)
