@@ -52,11 +52,23 @@ struct edge_file {
 	/* Guards @rings against poll() and mmap() racing unregister. */
 	struct mutex rings_lock;
 	struct edge_file_ring rings[EDGE_EKT_ENTRIES];
+	/*
+	 * Job completions wait here for EDGE_IOC_REAP_JOBS.  The indices
+	 * and @jobs_pending change under ed->lock; poll() reads them
+	 * without it.  Submission keeps jobs_pending plus the waiting
+	 * completions within the FIFO, so an end always finds a slot.
+	 */
+	struct edge_job_cqe jcq[EDGE_JOB_CQ_ENTRIES];
+	u32 jcq_head;
+	u32 jcq_tail;
+	u32 jobs_pending;		/* submitted, not ended */
+	struct mutex reap_lock;		/* one reaper at a time */
 };
 
 /* fops.c */
 extern const struct file_operations edge_fops;
 void edge_notify(void *owner, u32 id);
+void edge_job_notify(void *owner, const struct edge_job_end *e);
 
 /* frontend.c */
 int edge_frontend_start(struct edge_device *ed);

@@ -186,6 +186,131 @@ static long edge_unregister(struct edge_file *ef, void __user *uarg)
 	return ret;
 }
 
+/*
+ * EDGE_IOC_SUBMIT_JOB.  The kernel list is copied in and checked before
+ * the model lock is taken; the model checks that every id is this file's.
+ * Nothing changes on error.  Admission is the CP's, later: a refused job
+ * ends as an EDGE_CQE_REJECTED completion.
+ */
+static long edge_submit_job(struct edge_file *ef, void __user *uarg)
+{
+	struct edge_job __user *ujob = uarg;
+	struct edge_device *ed = ef->edev;
+	struct edge_model_jobdesc d;
+	struct edge_job job;
+	u32 *ids, usize, i;
+	u16 *kern = NULL;
+	u64 id = 0;
+	int ret;
+
+	ret = edge_copy_in(&job, sizeof(job), EDGE_JOB_SIZE_VER0, uarg, &usize);
+	if (ret)
+		return ret;
+	if (job.flags || !job.nr_kernels || !job.deadline_ns ||
+	    job.queue >= EDGE_JOB_QUEUES ||
+	    job.nr_kernels > EDGE_JOB_MAX_KERNELS)
+		return -EINVAL;
+	ids = vmemdup_user(u64_to_user_ptr(job.kernels),
+			   sizeof(*ids) * job.nr_kernels);
+	if (IS_ERR(ids))
+		return PTR_ERR(ids);
+	kern = kvmalloc_array(job.nr_kernels, sizeof(*kern), GFP_KERNEL);
+	if (!kern) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < job.nr_kernels; i++) {
+		if (ids[i] >= EDGE_EKT_ENTRIES) {
+			ret = -EINVAL;
+			goto out;
+		}
+		kern[i] = ids[i];
+	}
+	/* The id goes back here: fault now, before anything is queued. */
+	if (put_user(job.id, &ujob->id)) {
+		ret = -EFAULT;
+		goto out;
+	}
+	d.queue = job.queue;
+	d.deadline_ns = job.deadline_ns;
+	d.nr_kernels = job.nr_kernels;
+	d.kernels = kern;
+	d.user_data = job.user_data;
+
+	mutex_lock(&ed->lock);
+	if (ef->jobs_pending + (ef->jcq_tail - ef->jcq_head) >=
+	    EDGE_JOB_CQ_ENTRIES) {
+		ret = -EBUSY;
+	} else {
+		/* Real time: the job arrives now, not at the last step. */
+		if (!ed->virtual_time)
+			edge_model_advance(&ed->model, edge_frontend_now(ed));
+		ret = edge_model_submit_job(&ed->model, ef, &d, &id);
+		/* Too many distinct kernels is a bad list, not a size. */
+		if (ret == -E2BIG)
+			ret = -EINVAL;
+		if (!ret)
+			ef->jobs_pending++;
+	}
+	mutex_unlock(&ed->lock);
+	if (ret)
+		goto out;
+	edge_frontend_kick(ed);
+	/*
+	 * Writable a moment ago; if another thread unmapped it since, the
+	 * job still runs and its completion carries the id.
+	 */
+	if (put_user(id, &ujob->id))
+		ret = -EFAULT;
+out:
+	kvfree(kern);
+	kvfree(ids);
+	return ret;
+}
+
+/*
+ * EDGE_IOC_REAP_JOBS: copy out up to nr waiting job completions, oldest
+ * first, and consume them only once they are copied.
+ */
+static long edge_reap_jobs(struct edge_file *ef, void __user *uarg)
+{
+	struct edge_reap_jobs __user *ureap = uarg;
+	struct edge_device *ed = ef->edev;
+	struct edge_reap_jobs r;
+	struct edge_job_cqe *buf;
+	u32 usize, n, i;
+	int ret;
+
+	ret = edge_copy_in(&r, sizeof(r), EDGE_REAP_JOBS_SIZE_VER0, uarg,
+			   &usize);
+	if (ret)
+		return ret;
+	if (r.flags || r.pad || r.nr > EDGE_JOB_CQ_ENTRIES)
+		return -EINVAL;
+	buf = kvmalloc_array(max_t(u32, r.nr, 1), sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	mutex_lock(&ef->reap_lock);
+	mutex_lock(&ed->lock);
+	n = min_t(u32, r.nr, ef->jcq_tail - ef->jcq_head);
+	for (i = 0; i < n; i++)
+		buf[i] = ef->jcq[(ef->jcq_head + i) % EDGE_JOB_CQ_ENTRIES];
+	mutex_unlock(&ed->lock);
+	ret = -EFAULT;
+	if (put_user(n, &ureap->nr) ||
+	    copy_to_user(u64_to_user_ptr(r.cqes), buf, sizeof(*buf) * n))
+		goto out;
+	/* Copied: now they are reaped (reap_lock kept other reapers out). */
+	mutex_lock(&ed->lock);
+	WRITE_ONCE(ef->jcq_head, ef->jcq_head + n);
+	mutex_unlock(&ed->lock);
+	ret = 0;
+out:
+	mutex_unlock(&ef->reap_lock);
+	kvfree(buf);
+	return ret;
+}
+
 static long edge_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct edge_file *ef = file->private_data;
@@ -198,6 +323,10 @@ static long edge_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return edge_register(ef, uarg);
 	case EDGE_IOC_UNREGISTER_EVENT:
 		return edge_unregister(ef, uarg);
+	case EDGE_IOC_SUBMIT_JOB:
+		return edge_submit_job(ef, uarg);
+	case EDGE_IOC_REAP_JOBS:
+		return edge_reap_jobs(ef, uarg);
 	case EDGE_IOC_KICK:
 		if (arg)
 			return -EINVAL;
@@ -217,7 +346,32 @@ void edge_notify(void *owner, u32 id)
 		wake_up_poll(&ef->cq_wait, EPOLLIN | EPOLLRDNORM);
 }
 
-/* Readable while any of this file's completion rings has unreaped entries. */
+/* Called by the model, under ed->lock, when a job of @owner ended. */
+void edge_job_notify(void *owner, const struct edge_job_end *e)
+{
+	struct edge_file *ef = owner;
+	struct edge_job_cqe *c;
+
+	/* Submission kept a slot for it; never lose a completion silently. */
+	if (WARN_ON_ONCE(ef->jcq_tail - ef->jcq_head >= EDGE_JOB_CQ_ENTRIES ||
+			 !ef->jobs_pending))
+		return;
+	c = &ef->jcq[ef->jcq_tail % EDGE_JOB_CQ_ENTRIES];
+	c->user_data = e->user_data;
+	c->id = e->id;
+	c->status = e->status;
+	c->met = e->met;
+	c->latency_ns = e->latency_ns;
+	ef->jobs_pending--;
+	WRITE_ONCE(ef->jcq_tail, ef->jcq_tail + 1);
+	if (wq_has_sleeper(&ef->cq_wait))
+		wake_up_poll(&ef->cq_wait, EPOLLIN | EPOLLRDNORM);
+}
+
+/*
+ * Readable while any of this file's completion rings has unreaped entries,
+ * or a job completion waits.
+ */
 static __poll_t edge_poll(struct file *file, poll_table *pt)
 {
 	struct edge_file *ef = file->private_data;
@@ -225,6 +379,9 @@ static __poll_t edge_poll(struct file *file, poll_table *pt)
 	int i;
 
 	poll_wait(file, &ef->cq_wait, pt);
+	/* A hint only: EDGE_IOC_REAP_JOBS reads the FIFO under ed->lock. */
+	if (READ_ONCE(ef->jcq_tail) != READ_ONCE(ef->jcq_head))
+		return EPOLLIN | EPOLLRDNORM;
 	mutex_lock(&ef->rings_lock);
 	for (i = 0; i < EDGE_EKT_ENTRIES && !mask; i++) {
 		struct edge_file_ring *fr = &ef->rings[i];
@@ -248,17 +405,18 @@ static int edge_open(struct inode *inode, struct file *file)
 					      struct edge_device, cdev);
 	struct edge_file *ef;
 
-	ef = kzalloc(sizeof(*ef), GFP_KERNEL);
+	ef = kvzalloc(sizeof(*ef), GFP_KERNEL);
 	if (!ef)
 		return -ENOMEM;
 	ef->doorbells = vmalloc_user(PAGE_SIZE);
 	if (!ef->doorbells) {
-		kfree(ef);
+		kvfree(ef);
 		return -ENOMEM;
 	}
 	ef->edev = ed;
 	init_waitqueue_head(&ef->cq_wait);
 	mutex_init(&ef->rings_lock);
+	mutex_init(&ef->reap_lock);
 	file->private_data = ef;
 	return nonseekable_open(inode, file);
 }
@@ -274,6 +432,9 @@ static int edge_release(struct inode *inode, struct file *file)
 	int i;
 
 	mutex_lock(&ed->lock);
+	/* Jobs first: each ends CANCELLED (its completion goes with ef). */
+	edge_model_cancel_jobs(&ed->model, ef);
+	WARN_ON_ONCE(ef->jobs_pending);
 	mutex_lock(&ef->rings_lock);
 	for (i = 0; i < EDGE_EKT_ENTRIES; i++) {
 		if (!ef->rings[i].sq)
@@ -284,8 +445,9 @@ static int edge_release(struct inode *inode, struct file *file)
 	mutex_unlock(&ef->rings_lock);
 	mutex_unlock(&ed->lock);
 	vfree(ef->doorbells);
+	mutex_destroy(&ef->reap_lock);
 	mutex_destroy(&ef->rings_lock);
-	kfree(ef);
+	kvfree(ef);
 	return 0;
 }
 

@@ -76,6 +76,7 @@ static int edge_device_create(int index, const struct edge_preset *p)
 		kvfree(ed);
 		return ret;
 	}
+	ed->model.job_notify = edge_job_notify;
 	cdev_init(&ed->cdev, &edge_fops);
 	ed->cdev.owner = THIS_MODULE;
 	ret = edge_frontend_start(ed);

@@ -50,6 +50,11 @@ static struct edge_stat_attr edge_stat_attrs[] = {
 	EDGE_STAT(registered, model.ekt.used, false),
 	EDGE_STAT(sleeps, sleeps, true),
 	EDGE_STAT(wakeups, wakeups, true),
+	EDGE_STAT(jobs_submitted, model.st.jobs_submitted, true),
+	EDGE_STAT(jobs_done, model.st.jobs_done, true),
+	EDGE_STAT(jobs_met, model.st.jobs_met, true),
+	EDGE_STAT(jobs_rejected, model.st.jobs_rejected, true),
+	EDGE_STAT(jobs_cancelled, model.st.jobs_cancelled, true),
 };
 
 static ssize_t preset_show(struct device *dev, struct device_attribute *attr,
@@ -134,6 +139,11 @@ static struct attribute *edge_attrs[] = {
 	&edge_stat_attrs[6].attr.attr,
 	&edge_stat_attrs[7].attr.attr,
 	&edge_stat_attrs[8].attr.attr,
+	&edge_stat_attrs[9].attr.attr,
+	&edge_stat_attrs[10].attr.attr,
+	&edge_stat_attrs[11].attr.attr,
+	&edge_stat_attrs[12].attr.attr,
+	&edge_stat_attrs[13].attr.attr,
 	&dev_attr_preset.attr,
 	&dev_attr_time_mode.attr,
 	&dev_attr_poll_idle_us.attr,

@@ -242,6 +242,46 @@ static struct edge_cfg_attr edge_cfg_attrs[] = {
 	  EDGE_CFG_OFF(seed), true },
 };
 
+/*
+ * The CP's queue scheduling policy.  Not a knob of the SIMT config, but
+ * written the same way: admin only, parsed whole, applied under the
+ * model lock.  Jobs in flight keep their state; the new policy ranks
+ * them from the CP's next tick and decides admission of the next job.
+ */
+static ssize_t queue_policy_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct edge_device *ed = to_edev(dev);
+	u32 pol;
+
+	mutex_lock(&ed->lock);
+	pol = edge_model_policy(&ed->model);
+	mutex_unlock(&ed->lock);
+	return sysfs_emit(buf, "%s\n", edge_cp_policy_name(pol));
+}
+
+static ssize_t queue_policy_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t count)
+{
+	struct edge_device *ed = to_edev(dev);
+	char tmp[16];
+	int pol, ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (strscpy(tmp, buf, sizeof(tmp)) < 0)
+		return -EINVAL;
+	pol = edge_cp_policy_find(strim(tmp));
+	if (pol < 0)
+		return pol;
+	mutex_lock(&ed->lock);
+	ret = edge_model_set_policy(&ed->model, pol);
+	mutex_unlock(&ed->lock);
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_RW(queue_policy);
+
 static void lat_emit(char *buf, int *len, const char *name,
 		     const struct edge_lat *l)
 {
@@ -261,13 +301,21 @@ static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
 {
 	struct edge_device *ed = to_edev(dev);
 	struct edge_simt_stats *st;
+	struct edge_model_stats ms;
+	struct edge_lat *jlat;
 	int len = 0, i;
 
 	st = kvmalloc(sizeof(*st), GFP_KERNEL);
-	if (!st)
+	jlat = kvmalloc(sizeof(*jlat), GFP_KERNEL);
+	if (!st || !jlat) {
+		kvfree(st);
+		kvfree(jlat);
 		return -ENOMEM;
+	}
 	mutex_lock(&ed->lock);
 	*st = ed->model.simt.st;
+	ms = ed->model.st;
+	*jlat = ed->model.cp->st.lat;
 	len += sysfs_emit_at(buf, len, "antt_milli=%llu stp_milli=%llu\n",
 			     edge_simt_antt_milli(&ed->model.simt),
 			     edge_simt_stp_milli(&ed->model.simt));
@@ -282,6 +330,12 @@ static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
 		len += sysfs_emit_at(buf, len, "stall_%s_cycles=%llu stall_%s_count=%llu\n",
 				     stall_names[i], st->stall_cycles[i],
 				     stall_names[i], st->stall_count[i]);
+	len += sysfs_emit_at(buf, len,
+			     "jobs_submitted=%llu jobs_done=%llu jobs_met=%llu jobs_rejected=%llu jobs_cancelled=%llu\n",
+			     ms.jobs_submitted, ms.jobs_done, ms.jobs_met,
+			     ms.jobs_rejected, ms.jobs_cancelled);
+	lat_emit(buf, &len, "job_us", jlat);
+	kvfree(jlat);
 	kvfree(st);
 	return len;
 }
@@ -347,6 +401,7 @@ static struct attribute *edge_sched_attrs[] = {
 	&dev_attr_stats.attr,
 	&dev_attr_stats_reset.attr,
 	&dev_attr_vt_hold.attr,
+	&dev_attr_queue_policy.attr,
 	NULL,
 };
 
