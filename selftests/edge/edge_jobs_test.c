@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Jobs with deadlines through /dev/edge0 (EDGE_IOC_SUBMIT_JOB and
+ * EDGE_IOC_REAP_JOBS): admission by the command processor, the queue
+ * policy switched at run time, bad input, and teardown with jobs in
+ * flight.  Virtual time, with time held while a burst is submitted, so
+ * every job arrives at one model instant and a run is deterministic.
+ */
+#include "kselftest_harness.h"
+#include "edge_selftest.h"
+
+/* 128 TBs of 256 threads fill the "edge" preset's 16 cores. */
+#define FILL_TBS	128
+
+static int sched_write(const char *attr, const char *val)
+{
+	return edge_sysfs_write(0, attr, val);
+}
+
+static long long jobs_stat(const char *name)
+{
+	return edge_sysfs_read(0, name);
+}
+
+/* Register a TB kernel (a job's kernel): @tbs TBs of @threads, @us each. */
+static int reg_tb(int fd, uint32_t tbs, uint32_t threads, uint32_t us,
+		  uint32_t *id)
+{
+	struct edge_register r;
+	int ret;
+
+	edge_register_init(&r, EDGE_FN_NOP, 8, 4, us * CYCLES_PER_US);
+	r.grid_x = tbs;
+	r.block_x = threads;
+	ret = edge_ioc(fd, EDGE_IOC_REGISTER_EVENT, &r);
+	if (!ret)
+		*id = r.id;
+	return ret;
+}
+
+static int submit(int fd, uint32_t queue, uint64_t deadline_ns,
+		  const uint32_t *kern, uint32_t n, uint64_t user_data,
+		  uint64_t *id)
+{
+	struct edge_job j = {
+		.size = sizeof(j),
+		.queue = queue,
+		.nr_kernels = n,
+		.deadline_ns = deadline_ns,
+		.kernels = (uintptr_t)kern,
+		.user_data = user_data,
+	};
+	int ret = edge_ioc(fd, EDGE_IOC_SUBMIT_JOB, &j);
+
+	if (!ret && id)
+		*id = j.id;
+	return ret;
+}
+
+/* One REAP_JOBS call: the number copied, or -errno. */
+static int reap(int fd, struct edge_job_cqe *c, uint32_t nr)
+{
+	struct edge_reap_jobs r = {
+		.size = sizeof(r),
+		.nr = nr,
+		.cqes = (uintptr_t)c,
+	};
+	int ret = edge_ioc(fd, EDGE_IOC_REAP_JOBS, &r);
+
+	return ret ? ret : (int)r.nr;
+}
+
+/* Reap until @want completions came, waiting in poll(); the count. */
+static int reap_n(int fd, struct edge_job_cqe *c, uint32_t want,
+		  unsigned int ms)
+{
+	uint64_t end = now_ns() + (uint64_t)ms * 1000000ULL;
+	uint32_t got = 0;
+
+	while (got < want && now_ns() < end) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		uint32_t room = want - got;
+		int n;
+
+		if (room > EDGE_JOB_CQ_ENTRIES)
+			room = EDGE_JOB_CQ_ENTRIES;
+		n = reap(fd, c + got, room);
+		if (n < 0)
+			return n;
+		got += n;
+		if (!n)
+			poll(&pfd, 1, 20);
+	}
+	return got;
+}
+
+static bool readable(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLIN);
+}
+
+struct tally {
+	int done, met, rejected, cancelled;
+};
+
+static struct tally count(const struct edge_job_cqe *c, int n)
+{
+	struct tally t = {};
+	int i;
+
+	for (i = 0; i < n; i++) {
+		t.done += c[i].status == EDGE_CQE_DONE;
+		t.met += c[i].met != 0;
+		t.rejected += c[i].status == EDGE_CQE_REJECTED;
+		t.cancelled += c[i].status == EDGE_CQE_CANCELLED;
+	}
+	return t;
+}
+
+FIXTURE(vjobs) {
+	int fd;
+	uint32_t k;
+	struct edge_job_cqe c[1024];
+};
+
+FIXTURE_SETUP(vjobs)
+{
+	self->fd = -1;
+	EDGE_SETUP_LOAD("virtual_time=1");
+	self->fd = open(EDGE_DEV0, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
+	/* Two GPU fills of 10 us TBs: ~20 us a kernel. */
+	ASSERT_EQ(0, reg_tb(self->fd, 2 * FILL_TBS, 256, 10, &self->k));
+}
+
+FIXTURE_TEARDOWN(vjobs)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	EXPECT_EQ(0, edge_module_unload(3000));
+}
+
+/*
+ * (a) LAX admission: once the CP has measured the kernel, 100 jobs of
+ * two kernels on a 200 us deadline, arriving at one instant, are more
+ * than the GPU can finish: most come back REJECTED, and every job is
+ * accounted for, by the completions and by sysfs.
+ */
+TEST_F(vjobs, lax_rejects_burst)
+{
+	uint32_t kern[2] = { self->k, self->k };
+	struct tally t;
+	uint64_t id;
+	int i, n;
+
+	ASSERT_EQ(0, sched_write("sched/queue_policy", "lax"));
+	/* Warm-up: LAX is optimistic about a kernel it never saw end. */
+	ASSERT_EQ(0, submit(self->fd, 0, 1000000000, kern, 2, 1000, &id));
+	ASSERT_EQ(1, reap_n(self->fd, self->c, 1, 10000));
+	EXPECT_EQ(EDGE_CQE_DONE, self->c[0].status);
+	EXPECT_EQ(1000, self->c[0].user_data);
+	EXPECT_EQ(id, self->c[0].id);
+	EXPECT_FALSE(readable(self->fd));
+	/* Let the CP's profiling tick after the warm-up job run. */
+	sleep_ms(100);
+
+	ASSERT_EQ(0, sched_write("sched/vt_hold", "1"));
+	for (i = 0; i < 100; i++)
+		ASSERT_EQ(0, submit(self->fd, i, 200000, kern, 2, i, NULL));
+	ASSERT_EQ(0, sched_write("sched/vt_hold", "0"));
+	n = reap_n(self->fd, self->c, 100, 20000);
+	ASSERT_EQ(100, n);
+	EXPECT_FALSE(readable(self->fd));
+	t = count(self->c, n);
+	ksft_print_msg("lax burst: %d done (%d met), %d rejected, %d cancelled\n",
+		       t.done, t.met, t.rejected, t.cancelled);
+	EXPECT_GT(t.rejected, 50);
+	EXPECT_GT(t.done, 0);
+	EXPECT_EQ(0, t.cancelled);
+	EXPECT_EQ(100, t.done + t.rejected + t.cancelled);
+	for (i = 0; i < n; i++)
+		if (self->c[i].status == EDGE_CQE_REJECTED)
+			EXPECT_EQ(0, self->c[i].met);
+	/* sysfs: the warm-up job as well. */
+	EXPECT_EQ(101, jobs_stat("jobs_submitted"));
+	EXPECT_EQ(t.done + 1, jobs_stat("jobs_done"));
+	EXPECT_EQ(t.met + 1, jobs_stat("jobs_met"));
+	EXPECT_EQ(t.rejected, jobs_stat("jobs_rejected"));
+	EXPECT_EQ(0, jobs_stat("jobs_cancelled"));
+	EXPECT_EQ(jobs_stat("jobs_submitted"),
+		  jobs_stat("jobs_done") + jobs_stat("jobs_rejected") +
+		  jobs_stat("jobs_cancelled"));
+}
+
+/*
+ * One batch at one instant: four jobs of a long kernel, then four of a
+ * short one (each kernel fills the GPU); the sum of the short jobs'
+ * positions in completion order: 4+5+6+7 when they end last.
+ */
+static int short_positions(struct __test_metadata *_metadata, int fd,
+			   uint32_t kl, uint32_t ks, struct edge_job_cqe *c)
+{
+	int i, pos = 0;
+
+	EXPECT_EQ(0, sched_write("sched/vt_hold", "1"));
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(0, submit(fd, i, 1000000000, &kl, 1, 1, NULL));
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(0, submit(fd, 4 + i, 1000000000, &ks, 1, 0, NULL));
+	EXPECT_EQ(0, sched_write("sched/vt_hold", "0"));
+	EXPECT_EQ(8, reap_n(fd, c, 8, 10000));
+	for (i = 0; i < 8; i++) {
+		EXPECT_EQ(EDGE_CQE_DONE, c[i].status);
+		if (!c[i].user_data)
+			pos += i;
+	}
+	return pos;
+}
+
+/* (b) The queue policy switched at run time orders the next jobs. */
+TEST_F(vjobs, policy_switch_takes_effect)
+{
+	int rr, sjf, edf, rr2;
+	uint32_t kl, ks;
+	char buf[32];
+
+	ASSERT_EQ(0, reg_tb(self->fd, FILL_TBS, 256, 40, &kl));
+	ASSERT_EQ(0, reg_tb(self->fd, FILL_TBS, 256, 5, &ks));
+	ASSERT_EQ(0, edge_sysfs_str(0, "sched/queue_policy", buf, sizeof(buf)));
+	EXPECT_STREQ("rr", buf);
+	rr = short_positions(_metadata, self->fd, kl, ks, self->c);
+	ASSERT_EQ(0, sched_write("sched/queue_policy", "sjf"));
+	ASSERT_EQ(0, edge_sysfs_str(0, "sched/queue_policy", buf, sizeof(buf)));
+	EXPECT_STREQ("sjf", buf);
+	sjf = short_positions(_metadata, self->fd, kl, ks, self->c);
+	/* Same deadlines: EDF keeps arrival order, as round robin. */
+	ASSERT_EQ(0, sched_write("sched/queue_policy", "edf"));
+	edf = short_positions(_metadata, self->fd, kl, ks, self->c);
+	ASSERT_EQ(0, sched_write("sched/queue_policy", "rr"));
+	rr2 = short_positions(_metadata, self->fd, kl, ks, self->c);
+	ksft_print_msg("short jobs' completion positions: rr %d sjf %d edf %d rr %d\n",
+		       rr, sjf, edf, rr2);
+	/* In turn: the longs, launched first, end first. */
+	EXPECT_EQ(4 + 5 + 6 + 7, rr);
+	/* Shortest first: only the long already on the GPU ends before. */
+	EXPECT_GE(1 + 2 + 3 + 4, sjf);
+	EXPECT_EQ(rr, edf);
+	EXPECT_EQ(rr, rr2);
+	EXPECT_EQ(32, jobs_stat("jobs_done"));
+	EXPECT_EQ(32, jobs_stat("jobs_met"));
+}
+
+/* EDF against round robin: later jobs with earlier deadlines go first. */
+TEST_F(vjobs, edf_orders_by_deadline)
+{
+	int policy, i, pos[2] = { 0, 0 };
+	const char *names[2] = { "rr", "edf" };
+	uint32_t k;
+
+	ASSERT_EQ(0, reg_tb(self->fd, FILL_TBS, 256, 20, &k));
+	for (policy = 0; policy < 2; policy++) {
+		ASSERT_EQ(0, sched_write("sched/queue_policy", names[policy]));
+		ASSERT_EQ(0, sched_write("sched/vt_hold", "1"));
+		/* Late deadlines first, then early ones. */
+		for (i = 0; i < 8; i++)
+			ASSERT_EQ(0, submit(self->fd, i,
+					    i < 4 ? 1000000000 : 10000000,
+					    &k, 1, i < 4, NULL));
+		ASSERT_EQ(0, sched_write("sched/vt_hold", "0"));
+		ASSERT_EQ(8, reap_n(self->fd, self->c, 8, 10000));
+		for (i = 0; i < 8; i++)
+			if (!self->c[i].user_data)
+				pos[policy] += i;
+	}
+	ksft_print_msg("early-deadline jobs' positions: rr %d edf %d\n",
+		       pos[0], pos[1]);
+	EXPECT_EQ(4 + 5 + 6 + 7, pos[0]);
+	EXPECT_GE(1 + 2 + 3 + 4, pos[1]);
+}
+
+/* Counters of the job path, to check that a failed call changed none. */
+static void expect_untouched(struct __test_metadata *_metadata, int fd,
+			     long long submitted)
+{
+	struct edge_job_cqe c;
+
+	EXPECT_EQ(submitted, jobs_stat("jobs_submitted"));
+	EXPECT_EQ(0, reap(fd, &c, 1));
+	EXPECT_FALSE(readable(fd));
+}
+
+/* (c) Bad input fails, with the ABI's errno, and changes nothing. */
+TEST_F(vjobs, bad_input_changes_nothing)
+{
+	static uint32_t many[EDGE_JOB_MAX_KERNELS + 1];
+	struct {
+		struct edge_job j;
+		uint8_t tail[8];
+	} big;
+	struct edge_reap_jobs rj;
+	struct edge_job_cqe c;
+	struct edge_job j;
+	uint32_t kern[1] = { self->k }, other, unused = 40, i;
+	int fd2;
+	void *unmapped;
+
+	fd2 = open(EDGE_DEV0, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, reg_tb(fd2, 8, 64, 1, &other));
+	unmapped = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, unmapped);
+	munmap(unmapped, 4096);
+
+	/* Struct sizes, as every input struct of the ABI. */
+	memset(&j, 0, sizeof(j));
+	j.size = EDGE_JOB_SIZE_VER0 - 8;
+	j.nr_kernels = 1;
+	j.deadline_ns = 1000000;
+	j.kernels = (uintptr_t)kern;
+	EXPECT_EQ(-E2BIG, edge_ioc(self->fd, EDGE_IOC_SUBMIT_JOB, &j));
+	EXPECT_EQ(sizeof(struct edge_job), j.size);
+	memset(&big, 0, sizeof(big));
+	big.j.size = sizeof(big);
+	big.j.nr_kernels = 1;
+	big.j.deadline_ns = 1000000;
+	big.j.kernels = (uintptr_t)kern;
+	big.tail[3] = 1;
+	EXPECT_EQ(-E2BIG, edge_ioc(self->fd, EDGE_IOC_SUBMIT_JOB, &big));
+	EXPECT_EQ(sizeof(struct edge_job), big.j.size);
+	EXPECT_EQ(-EFAULT, edge_ioc(self->fd, EDGE_IOC_SUBMIT_JOB, unmapped));
+	expect_untouched(_metadata, self->fd, 0);
+
+	/* Fields. */
+	j.size = sizeof(j);
+	j.flags = 1;
+	EXPECT_EQ(-EINVAL, edge_ioc(self->fd, EDGE_IOC_SUBMIT_JOB, &j));
+	j.flags = 0;
+	j.queue = EDGE_JOB_QUEUES;
+	EXPECT_EQ(-EINVAL, edge_ioc(self->fd, EDGE_IOC_SUBMIT_JOB, &j));
+	EXPECT_EQ(-EINVAL, submit(self->fd, 0, 0, kern, 1, 0, NULL));
+	EXPECT_EQ(-EINVAL, submit(self->fd, 0, 1000000, kern, 0, 0, NULL));
+	for (i = 0; i <= EDGE_JOB_MAX_KERNELS; i++)
+		many[i] = self->k;
+	EXPECT_EQ(-EINVAL, submit(self->fd, 0, 1000000, many,
+				  EDGE_JOB_MAX_KERNELS + 1, 0, NULL));
+	/* Another file's entry, an unused id, ids past the table. */
+	EXPECT_EQ(-EINVAL, submit(self->fd, 0, 1000000, &other, 1, 0, NULL));
+	EXPECT_EQ(-EINVAL, submit(self->fd, 0, 1000000, &unused, 1, 0, NULL));
+	unused = 64;
+	EXPECT_EQ(-EINVAL, submit(self->fd, 0, 1000000, &unused, 1, 0, NULL));
+	unused = ~0U;
+	EXPECT_EQ(-EINVAL, submit(self->fd, 0, 1000000, &unused, 1, 0, NULL));
+	/* The kernel list, or the id, where nothing is mapped. */
+	EXPECT_EQ(-EFAULT, submit(self->fd, 0, 1000000, unmapped, 1, 0, NULL));
+	EXPECT_EQ(-EFAULT, submit(self->fd, 0, 1000000,
+				  (uint32_t *)(uintptr_t)1, 1, 0, NULL));
+	expect_untouched(_metadata, self->fd, 0);
+
+	/* REAP_JOBS' own rules. */
+	memset(&rj, 0, sizeof(rj));
+	rj.size = sizeof(rj);
+	rj.nr = 1;
+	rj.cqes = (uintptr_t)&c;
+	rj.flags = 1;
+	EXPECT_EQ(-EINVAL, edge_ioc(self->fd, EDGE_IOC_REAP_JOBS, &rj));
+	rj.flags = 0;
+	rj.pad = 1;
+	EXPECT_EQ(-EINVAL, edge_ioc(self->fd, EDGE_IOC_REAP_JOBS, &rj));
+	rj.pad = 0;
+	rj.nr = EDGE_JOB_CQ_ENTRIES + 1;
+	EXPECT_EQ(-EINVAL, edge_ioc(self->fd, EDGE_IOC_REAP_JOBS, &rj));
+	rj.size = EDGE_REAP_JOBS_SIZE_VER0 - 4;
+	EXPECT_EQ(-E2BIG, edge_ioc(self->fd, EDGE_IOC_REAP_JOBS, &rj));
+
+	/* A completion that cannot be copied out stays for the next reap. */
+	ASSERT_EQ(0, submit(self->fd, 0, 1000000000, kern, 1, 7, NULL));
+	ASSERT_EQ(1, jobs_stat("jobs_submitted"));
+	ASSERT_EQ(1, edge_sysfs_wait_ge(0, "jobs_done", 1, 10000));
+	EXPECT_TRUE(readable(self->fd));
+	EXPECT_EQ(-EFAULT, reap(self->fd, unmapped, 1));
+	EXPECT_TRUE(readable(self->fd));
+	ASSERT_EQ(1, reap(self->fd, &c, 4));
+	EXPECT_EQ(7, c.user_data);
+	EXPECT_EQ(EDGE_CQE_DONE, c.status);
+	expect_untouched(_metadata, self->fd, 1);
+
+	/* An entry a job names cannot go while the job is unfinished. */
+	ASSERT_EQ(0, sched_write("sched/vt_hold", "1"));
+	ASSERT_EQ(0, submit(self->fd, 0, 1000000000, kern, 1, 8, NULL));
+	EXPECT_EQ(-EBUSY, edge_unregister_id(self->fd, self->k));
+	ASSERT_EQ(0, sched_write("sched/vt_hold", "0"));
+	ASSERT_EQ(1, reap_n(self->fd, &c, 1, 10000));
+	EXPECT_EQ(8, c.user_data);
+	EXPECT_EQ(0, edge_unregister_id(fd2, other));
+	close(fd2);
+}
+
+/*
+ * The file's completion FIFO bounds its jobs: submission fails with
+ * EBUSY while unfinished jobs and unreaped completions could overflow it,
+ * so no completion is ever dropped.
+ */
+TEST_F(vjobs, fifo_full_is_ebusy)
+{
+	uint32_t k, i;
+	int n;
+
+	ASSERT_EQ(0, reg_tb(self->fd, 8, 64, 1, &k));
+	ASSERT_EQ(0, sched_write("sched/vt_hold", "1"));
+	for (i = 0; i < EDGE_JOB_CQ_ENTRIES; i++)
+		ASSERT_EQ(0, submit(self->fd, i % EDGE_JOB_QUEUES, 1000000000,
+				    &k, 1, i, NULL));
+	EXPECT_EQ(-EBUSY, submit(self->fd, 0, 1000000000, &k, 1, 0, NULL));
+	ASSERT_EQ(0, sched_write("sched/vt_hold", "0"));
+	ASSERT_EQ(EDGE_JOB_CQ_ENTRIES,
+		  edge_sysfs_wait_ge(0, "jobs_done", EDGE_JOB_CQ_ENTRIES,
+				     20000));
+	/* All ended, none reaped: still full. */
+	EXPECT_EQ(-EBUSY, submit(self->fd, 0, 1000000000, &k, 1, 0, NULL));
+	n = reap(self->fd, self->c, 10);
+	EXPECT_EQ(10, n);
+	for (i = 0; i < 10; i++)
+		ASSERT_EQ(0, submit(self->fd, 0, 1000000000, &k, 1, i, NULL));
+	EXPECT_EQ(-EBUSY, submit(self->fd, 0, 1000000000, &k, 1, 0, NULL));
+	n = reap_n(self->fd, self->c, EDGE_JOB_CQ_ENTRIES, 20000);
+	EXPECT_EQ(EDGE_JOB_CQ_ENTRIES, n);
+	EXPECT_EQ(EDGE_JOB_CQ_ENTRIES + 10, jobs_stat("jobs_submitted"));
+	EXPECT_EQ(EDGE_JOB_CQ_ENTRIES + 10, jobs_stat("jobs_done"));
+}
+
+/*
+ * (d) Closing the file with jobs queued, being inspected and running
+ * cancels them all: every submitted job is accounted for, nothing leaks
+ * (kmemleak in the debug kernel), and the module unloads.
+ */
+TEST_F(vjobs, close_with_jobs_in_flight)
+{
+	uint32_t kern[3] = { self->k, self->k, self->k };
+	int i;
+
+	/* 40 jobs on 8 queues: five wait behind each job that runs. */
+	ASSERT_EQ(0, sched_write("sched/vt_hold", "1"));
+	for (i = 0; i < 40; i++)
+		ASSERT_EQ(0, submit(self->fd, i % 8, 1000000000, kern, 3, i,
+				    NULL));
+	/* Let the first ones end, then freeze the rest where they are. */
+	ASSERT_EQ(0, sched_write("sched/vt_hold", "0"));
+	EXPECT_LE(1, edge_sysfs_wait_ge(0, "jobs_done", 1, 10000));
+	ASSERT_EQ(0, sched_write("sched/vt_hold", "1"));
+	EXPECT_TRUE(readable(self->fd));
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(40, jobs_stat("jobs_submitted"));
+	EXPECT_EQ(40, jobs_stat("jobs_done") + jobs_stat("jobs_cancelled"));
+	EXPECT_LT(0, jobs_stat("jobs_cancelled"));
+	EXPECT_EQ(0, jobs_stat("jobs_rejected"));
+	ASSERT_EQ(0, sched_write("sched/vt_hold", "0"));
+}
+
+/* Jobs in real time too; a process killed with jobs in flight. */
+TEST(real_time_jobs)
+{
+	struct edge_job_cqe c[16];
+	struct tally t;
+	uint32_t k;
+	pid_t pid;
+	int fd, i, st;
+
+	EDGE_SETUP_LOAD("");
+	fd = open(EDGE_DEV0, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, reg_tb(fd, FILL_TBS, 256, 100, &k));
+	for (i = 0; i < 16; i++)
+		ASSERT_EQ(0, submit(fd, i, 10000000000ULL, &k, 1, i, NULL));
+	ASSERT_EQ(16, reap_n(fd, c, 16, 30000));
+	t = count(c, 16);
+	EXPECT_EQ(16, t.done);
+	/* 16 GPU fills of 100 us, one after the other. */
+	for (i = 0; i < 16; i++)
+		EXPECT_LE(100000ULL, c[i].latency_ns);
+	close(fd);
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		uint32_t kk;
+
+		fd = open(EDGE_DEV0, O_RDWR | O_CLOEXEC);
+		if (fd < 0 || reg_tb(fd, FILL_TBS, 256, 100000, &kk))
+			_exit(1);
+		for (i = 0; i < 32; i++)
+			if (submit(fd, i, 10000000000ULL, &kk, 1, i, NULL))
+				_exit(2);
+		_exit(0);
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	ASSERT_TRUE(WIFEXITED(st));
+	ASSERT_EQ(0, WEXITSTATUS(st));
+	EXPECT_EQ(48, jobs_stat("jobs_submitted"));
+	EXPECT_EQ(48, jobs_stat("jobs_done") + jobs_stat("jobs_cancelled") +
+		  jobs_stat("jobs_rejected"));
+	EXPECT_LT(0, jobs_stat("jobs_cancelled"));
+	EXPECT_EQ(0, edge_module_unload(3000));
+}
+
+EDGE_FINAL_CHECKS
+
+EDGE_SELFTEST_MAIN
