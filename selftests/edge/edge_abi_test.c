@@ -630,7 +630,7 @@ TEST_F(abi, unknown_ioctl_enotty)
 	struct edge_info info = { .size = sizeof(info) };
 	static const unsigned long cmds[] = {
 		_IO(EDGE_IOC_MAGIC, 0x00),
-		_IO(EDGE_IOC_MAGIC, 0x05),
+		_IO(EDGE_IOC_MAGIC, 0x07),
 		_IO(EDGE_IOC_MAGIC, 0xff),
 		_IO(EDGE_IOC_MAGIC + 1, 0x01),
 		/* The numbers encode no size: a sized variant is another. */
