@@ -119,6 +119,22 @@ static struct tally count(const struct edge_job_cqe *c, int n)
 	return t;
 }
 
+/* The job ABI: sizes, natural alignment, no implicit padding. */
+TEST(job_uapi_layout)
+{
+	EXPECT_EQ(EDGE_JOB_SIZE_VER0, sizeof(struct edge_job));
+	EXPECT_EQ(EDGE_JOB_SIZE_VER0, offsetof(struct edge_job, id) + 8);
+	EXPECT_EQ(0, offsetof(struct edge_job, deadline_ns) % 8);
+	EXPECT_EQ(0, offsetof(struct edge_job, kernels) % 8);
+	EXPECT_EQ(32, sizeof(struct edge_job_cqe));
+	EXPECT_EQ(24, offsetof(struct edge_job_cqe, latency_ns));
+	EXPECT_EQ(EDGE_REAP_JOBS_SIZE_VER0, sizeof(struct edge_reap_jobs));
+	EXPECT_EQ(16, offsetof(struct edge_reap_jobs, cqes));
+	EXPECT_EQ(0, _IOC_SIZE(EDGE_IOC_SUBMIT_JOB));
+	EXPECT_EQ(0, _IOC_SIZE(EDGE_IOC_REAP_JOBS));
+	EXPECT_NE(EDGE_IOC_SUBMIT_JOB, EDGE_IOC_KICK);
+}
+
 FIXTURE(vjobs) {
 	int fd;
 	uint32_t k;
