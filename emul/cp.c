@@ -103,12 +103,32 @@ static bool cpu_side(u32 policy)
 	       policy == EDGE_POL_PRO;
 }
 
+static void cp_request(struct edge_cp *cp, struct edge_cp_job *j, u32 act,
+		       u64 extra);
+
 int edge_cp_set_policy(struct edge_cp *cp, u32 policy)
 {
+	u32 i;
+
 	if (policy >= EDGE_POL_NR)
 		return -EINVAL;
 	/* Jobs in flight keep their state; ranks follow at the next tick. */
 	cp->cfg.policy = policy;
+	if (policy == EDGE_POL_PRO)
+		return 0;
+	/*
+	 * Prophet's held jobs would wait for a pro_admit() that no longer
+	 * comes, and the jobs queued behind them with them: the new policy
+	 * inspects them again.
+	 */
+	for (i = 0; i < EDGE_CP_JOBS; i++) {
+		struct edge_cp_job *j = &cp->jobs[i];
+
+		if (j->state == EDGE_JOB_HELD) {
+			j->state = EDGE_JOB_PARSE;
+			cp_request(cp, j, ACT_PARSE, 0);
+		}
+	}
 	return 0;
 }
 
