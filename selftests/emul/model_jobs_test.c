@@ -35,7 +35,7 @@ static void no_notify(void *owner, u32 id)
 
 static int owner_a, owner_b;
 static u32 *db_page;
-static void *ring_mem[EDGE_EKT_ENTRIES * 2];
+static void *ring_mem[8192];
 static u32 nring_mem;
 
 static void jm_init(struct __test_metadata *_metadata, struct edge_model *m)
@@ -77,12 +77,14 @@ static u32 jm_reg(struct __test_metadata *_metadata, struct edge_model *m,
 		return ~0U;
 	edge_ring_layout(r.ring_entries, r.param_size, PAGE, &mem.layout);
 	mem.doorbells = db_page;
+	if (nring_mem + 2 > sizeof(ring_mem) / sizeof(ring_mem[0]))
+		return ~0U;
 	mem.sq = calloc(1, mem.layout.sq_size);
 	mem.cq = calloc(1, mem.layout.cq_size);
-	if (!mem.sq || !mem.cq)
-		return ~0U;
 	ring_mem[nring_mem++] = mem.sq;
 	ring_mem[nring_mem++] = mem.cq;
+	if (!mem.sq || !mem.cq)
+		return ~0U;
 	if (edge_model_register(m, &k, &mem, owner, &id))
 		return ~0U;
 	return id;
@@ -363,6 +365,43 @@ TEST(jobs_policy_switch_takes_effect)
 	EXPECT_NO_LEAKS();
 }
 
+/*
+ * Prophet holds jobs until the GPU has room, and only it admits them: a
+ * switch away from it re-inspects the held jobs under the new policy
+ * (they, and the jobs queued behind them, would otherwise wait forever).
+ */
+TEST(jobs_held_survive_policy_switch)
+{
+	struct edge_model m;
+	u32 k, i, n = 0;
+	u16 kern[1];
+	u64 id;
+
+	jm_init(_metadata, &m);
+	/* 256 TBs of 256 threads: twice what the GPU holds. */
+	k = jm_reg(_metadata, &m, &owner_a, 256, 256, 50000);
+	ASSERT_GT(NIDS, k);
+	kern[0] = k;
+	ASSERT_EQ(0, edge_model_set_policy(&m, edge_cp_policy_find("pro")));
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(0, jm_submit(&m, &owner_a, i % 2, 1000000000, kern,
+				       1, i, &id));
+	/* Inspected, not yet done: one runs, the others are held. */
+	edge_model_run_until(&m, edge_model_now(&m) + 10000);
+	for (i = 0; i < EDGE_CP_JOBS; i++)
+		n += m.cp->jobs[i].state == EDGE_JOB_HELD;
+	EXPECT_EQ(1U, n);
+	ASSERT_EQ(0, edge_model_set_policy(&m, edge_cp_policy_find("rr")));
+	/* Bounded: a stuck job keeps the CP ticking for ever. */
+	for (i = 0; i < 1000 && !edge_cp_idle(m.cp); i++)
+		edge_model_run_until(&m, edge_model_now(&m) + 1000000);
+	EXPECT_TRUE(edge_cp_idle(m.cp));
+	EXPECT_EQ(4ULL, m.st.jobs_done);
+	expect_job_accounting(_metadata, &m);
+	jm_fini(&m);
+	EXPECT_NO_LEAKS();
+}
+
 /* Teardown cancels: a file's jobs, an entry's jobs, the model's. */
 TEST(jobs_cancel_on_teardown)
 {
@@ -458,6 +497,96 @@ TEST(jobs_beside_ring_events)
 	EXPECT_EQ(0U, m.inflight);
 	expect_job_accounting(_metadata, &m);
 	jm_fini(&m);
+	EXPECT_NO_LEAKS();
+}
+
+/*
+ * Random interleavings of what the ioctls and release() do: submit,
+ * register, unregister, cancel a file's jobs or an entry, switch the
+ * policy, step time.  Every job ends exactly once, whatever state it was
+ * in, and the books balance at every step.
+ */
+TEST(jobs_random_ops)
+{
+	static u8 seen[1u << 16];
+	void *owners[2] = { &owner_a, &owner_b };
+	u32 ids[2][8], nids[2] = { 0, 0 };
+	struct emul_rng r;
+	struct edge_model m;
+	u32 step, i, seed;
+	u64 id, sub = 0;
+
+	for (seed = 1; seed <= 4; seed++) {
+		emul_rng_seed(&r, seed);
+		memset(seen, 0, sizeof(seen));
+		nids[0] = 0;
+		nids[1] = 0;
+		sub = 0;
+		jm_init(_metadata, &m);
+		for (step = 0; step < 3000; step++) {
+			u32 o = emul_rand_below(&r, 2), op = emul_rand_below(&r, 100);
+
+			if (op < 8 && nids[o] < 8) {
+				u32 k = jm_reg(_metadata, &m, owners[o],
+					       1 + emul_rand_below(&r, 300),
+					       32 * (1 + emul_rand_below(&r, 8)),
+					       1000 + emul_rand_below(&r, 30000));
+
+				if (k < NIDS)
+					ids[o][nids[o]++] = k;
+			} else if (op < 60 && nids[o]) {
+				u16 kern[12];
+				u32 n = 1 + emul_rand_below(&r, 12);
+				int ret;
+
+				for (i = 0; i < n; i++)
+					kern[i] = ids[o][emul_rand_below(&r, nids[o])];
+				ret = jm_submit(&m, owners[o],
+						emul_rand_below(&r, 6),
+						20000 + emul_rand_below(&r, 2000000),
+						kern, n, 0, &id);
+				ASSERT_TRUE(!ret || ret == -EBUSY) TH_LOG("%d", ret);
+				if (!ret)
+					sub++;
+			} else if (op < 63 && nids[o]) {
+				u32 j = emul_rand_below(&r, nids[o]);
+
+				if (!edge_model_unregister(&m, ids[o][j], owners[o]))
+					ids[o][j] = ids[o][--nids[o]];
+			} else if (op < 64) {
+				edge_model_cancel_jobs(&m, owners[o]);
+			} else if (op < 65 && nids[o]) {
+				u32 j = emul_rand_below(&r, nids[o]);
+
+				edge_model_cancel(&m, ids[o][j]);
+				ids[o][j] = ids[o][--nids[o]];
+			} else if (op < 70) {
+				ASSERT_EQ(0, edge_model_set_policy(&m,
+					emul_rand_below(&r, EDGE_POL_NR)));
+			} else {
+				edge_model_run_until(&m, edge_model_now(&m) +
+						     emul_rand_below(&r, 20000));
+			}
+			ASSERT_EQ(sub, m.st.jobs_submitted);
+			ASSERT_GE(m.st.jobs_submitted, (u64)nends);
+			ASSERT_EQ((u64)nends, m.st.jobs_done +
+				  m.st.jobs_rejected + m.st.jobs_cancelled);
+		}
+		run_all(&m);
+		expect_job_accounting(_metadata, &m);
+		/* Each id ended once. */
+		for (i = 0; i < nends && i < MAX_ENDS; i++) {
+			ASSERT_GT(1u << 16, ends[i].id);
+			EXPECT_EQ(0, seen[ends[i].id]++);
+		}
+		TH_LOG("seed %u: %llu jobs, %llu done (%llu met), %llu rejected, %llu cancelled",
+		       seed, (unsigned long long)m.st.jobs_submitted,
+		       (unsigned long long)m.st.jobs_done,
+		       (unsigned long long)m.st.jobs_met,
+		       (unsigned long long)m.st.jobs_rejected,
+		       (unsigned long long)m.st.jobs_cancelled);
+		jm_fini(&m);
+	}
 	EXPECT_NO_LEAKS();
 }
 
