@@ -8,6 +8,7 @@
  */
 #include "kselftest_harness.h"
 #include "edge_selftest.h"
+#include <pthread.h>
 
 /* 128 TBs of 256 threads fill the "edge" preset's 16 cores. */
 #define FILL_TBS	128
@@ -481,6 +482,91 @@ TEST_F(vjobs, close_with_jobs_in_flight)
 	EXPECT_EQ(0, jobs_stat("jobs_rejected"));
 	EXPECT_EQ(0, jobs_stat("registered"));
 	ASSERT_EQ(0, sched_write("sched/vt_hold", "0"));
+}
+
+#define MT_THREADS	4
+#define MT_JOBS		300	/* per thread */
+
+struct mt_shared {
+	int fd;
+	uint32_t k;
+	pthread_mutex_t lock;
+	uint8_t seen[MT_THREADS * MT_JOBS + 1];
+	int reaped, dup, bad, errors;
+};
+
+/* Submit MT_JOBS jobs and reap whatever completions come, any thread's. */
+static void *mt_worker(void *arg)
+{
+	struct mt_shared *sh = arg;
+	struct edge_job_cqe c[16];
+	int sent = 0, i, n, tries = 0;
+
+	while (sent < MT_JOBS && tries < 1000000) {
+		int ret = submit(sh->fd, sent % EDGE_JOB_QUEUES, 1000000000,
+				 &sh->k, 1, 0, NULL);
+
+		tries++;
+		if (!ret)
+			sent++;
+		else if (ret != -EBUSY)
+			__atomic_add_fetch(&sh->errors, 1, __ATOMIC_RELAXED);
+		n = reap(sh->fd, c, 16);
+		if (n < 0) {
+			__atomic_add_fetch(&sh->errors, 1, __ATOMIC_RELAXED);
+			continue;
+		}
+		pthread_mutex_lock(&sh->lock);
+		for (i = 0; i < n; i++) {
+			if (c[i].id == 0 || c[i].id > MT_THREADS * MT_JOBS ||
+			    c[i].status != EDGE_CQE_DONE)
+				sh->bad++;
+			else if (sh->seen[c[i].id]++)
+				sh->dup++;
+		}
+		sh->reaped += n;
+		pthread_mutex_unlock(&sh->lock);
+	}
+	return NULL;
+}
+
+/*
+ * Threads of one file submit and reap at once: every job's completion is
+ * reaped exactly once, by one of them, and EBUSY only ever means "reap
+ * first".
+ */
+TEST_F(vjobs, threads_submit_and_reap)
+{
+	static struct mt_shared sh;
+	pthread_t t[MT_THREADS];
+	struct edge_job_cqe c[64];
+	int i, n;
+
+	memset(&sh, 0, sizeof(sh));
+	sh.fd = self->fd;
+	pthread_mutex_init(&sh.lock, NULL);
+	ASSERT_EQ(0, reg_tb(self->fd, 8, 64, 1, &sh.k));
+	for (i = 0; i < MT_THREADS; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, mt_worker, &sh));
+	for (i = 0; i < MT_THREADS; i++)
+		pthread_join(t[i], NULL);
+	/* What is still in flight when the workers stop. */
+	while (sh.reaped < MT_THREADS * MT_JOBS) {
+		n = reap_n(self->fd, c, 1, 10000);
+		ASSERT_EQ(1, n);
+		ASSERT_LT(0, c[0].id);
+		ASSERT_GE(MT_THREADS * MT_JOBS, c[0].id);
+		EXPECT_EQ(0, sh.seen[c[0].id]++);
+		sh.reaped++;
+	}
+	EXPECT_EQ(0, sh.errors);
+	EXPECT_EQ(0, sh.dup);
+	EXPECT_EQ(0, sh.bad);
+	EXPECT_EQ(MT_THREADS * MT_JOBS, sh.reaped);
+	EXPECT_EQ(MT_THREADS * MT_JOBS, jobs_stat("jobs_submitted"));
+	EXPECT_EQ(MT_THREADS * MT_JOBS, jobs_stat("jobs_done"));
+	EXPECT_EQ(0, reap(self->fd, c, 64));
+	pthread_mutex_destroy(&sh.lock);
 }
 
 /* One name=value of sched/stats; -1 when missing. */
