@@ -9,6 +9,9 @@
 #   make repro-edge  the EDGE reproduction set with edge-sim (host, virtual
 #                 time); CSVs, plots and headline ratios in
 #                 Documentation/results/edge/
+#   make repro-lax   the LAX reproduction (8 workloads x 3 rates x 14
+#                 policies) with edge-sim; tables, plots and headline in
+#                 Documentation/results/lax/
 #   make lint     checkpatch --strict and sparse
 #   make fuzz     the libFuzzer targets of emul/ (FUZZ_SECONDS each)
 #   make deps     install the Debian packages the rest needs
@@ -32,7 +35,7 @@ LIBEDGE	:= tools/libedge/libedge.c tools/libedge/libedge.h
 GUEST_TIMEOUT ?= 900
 
 .PHONY: all deps kernel ksft module tools selftests host-tests run check \
-	bench lint sim repro-edge fuzz clean FORCE
+	bench lint sim repro-edge repro-lax fuzz clean FORCE
 
 all: module tools selftests sim
 
@@ -71,6 +74,9 @@ sim:
 
 repro-edge: deps
 	$(MAKE) -C tools/edge-sim O=$(BUILD)/host repro-edge
+
+repro-lax: deps
+	$(MAKE) -C tools/edge-sim O=$(BUILD)/host repro-lax
 
 host-tests: ksft
 	$(MAKE) -C selftests/emul KSFT_DIR=$(KSFT) O=$(BUILD)/host run

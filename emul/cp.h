@@ -122,6 +122,7 @@ struct edge_cp_stats {
 	u64 done;
 	u64 met;		/* done by the deadline */
 	u64 cancelled;
+	u64 dropped;		/* LAX-P: past the deadline */
 	u64 wgs_met;		/* work-groups of jobs that met */
 	u64 wgs_all;		/* every completed work-group */
 	u64 kernels;		/* kernels launched */
@@ -142,6 +143,7 @@ struct edge_cp {
 	struct edge_cp_job *qhead[EDGE_CP_QUEUES];
 	struct edge_cp_job *qtail[EDGE_CP_QUEUES];
 	u32 active;		/* jobs not FREE */
+	u32 batched;		/* jobs in flight in another job's batch */
 	u64 cp_free_at;		/* the CP is busy until then */
 	bool ticking;
 	u32 tick_gen;
