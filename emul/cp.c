@@ -15,7 +15,7 @@
  */
 #include "cp.h"
 
-#define RANK_LOW	(1ULL << 62)	/* below every finite laxity */
+#define RANK_LOW	BIT_ULL(62)	/* below every finite laxity */
 #define RANK_INF	(~0ULL)
 
 enum { ACT_PARSE, ACT_LAUNCH };

@@ -26,7 +26,7 @@
 #define EDGE_CP_JOB_CLASSES	16	/* distinct kernels in one job */
 
 /* Kernel cookies of the CP have this bit; the ring path's never do. */
-#define EDGE_CP_COOKIE		(1ULL << 63)
+#define EDGE_CP_COOKIE		BIT_ULL(63)
 
 enum edge_policy {
 	EDGE_POL_RR,		/* the baseline: queues in turn */
