@@ -112,29 +112,60 @@ int edge_cp_set_policy(struct edge_cp *cp, u32 policy)
 	return 0;
 }
 
+/* A job not yet ended still counts on entry @idx, or a kernel runs. */
+static bool class_in_use(const struct edge_cp *cp, u32 idx)
+{
+	u32 i, c;
+
+	if (cp->cls[idx].inflight)
+		return true;
+	for (i = 0; i < EDGE_CP_JOBS; i++) {
+		const struct edge_cp_job *j = &cp->jobs[i];
+
+		if (j->state == EDGE_JOB_FREE)
+			continue;
+		for (c = 0; c < j->nr_cls; c++)
+			if (j->cls[c] == idx && j->left[c])
+				return true;
+	}
+	return false;
+}
+
+/*
+ * Enter kernel @k in the profiling table at @idx (the driver: at
+ * REGISTER).  -EINVAL for a bad index or a kernel no core can hold,
+ * -EBUSY while a job still counts on the entry.
+ */
 int edge_cp_set_class(struct edge_cp *cp, u32 idx, const struct edge_kdesc *k)
 {
 	struct edge_cp_class *c;
+	u32 cap;
 
 	if (idx >= EDGE_CP_CLASSES || !k->num_tbs)
 		return -EINVAL;
+	cap = edge_simt_tbs_per_gpu(cp->s, k);
+	if (!cap)
+		return -EINVAL;
+	if (class_in_use(cp, idx))
+		return -EBUSY;
 	c = &cp->cls[idx];
 	memset(c, 0, sizeof(*c));
 	c->used = true;
 	c->k = *k;
 	c->iso_ns = edge_simt_iso_ns(cp->s, k);
-	c->cap_wgs = edge_simt_tbs_per_gpu(cp->s, k);
-	if (!c->cap_wgs) {
-		memset(c, 0, sizeof(*c));
-		return -EINVAL;
-	}
+	c->cap_wgs = cap;
 	return 0;
 }
 
-void edge_cp_clear_class(struct edge_cp *cp, u32 idx)
+/* Remove entry @idx (the driver: at UNREGISTER); -EBUSY while in use. */
+int edge_cp_clear_class(struct edge_cp *cp, u32 idx)
 {
-	if (idx < EDGE_CP_CLASSES)
-		memset(&cp->cls[idx], 0, sizeof(cp->cls[idx]));
+	if (idx >= EDGE_CP_CLASSES)
+		return -EINVAL;
+	if (class_in_use(cp, idx))
+		return -EBUSY;
+	memset(&cp->cls[idx], 0, sizeof(cp->cls[idx]));
+	return 0;
 }
 
 /*

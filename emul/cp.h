@@ -159,7 +159,7 @@ void edge_cp_default_cfg(struct edge_cp_cfg *cfg);
 int edge_cp_set_policy(struct edge_cp *cp, u32 policy);
 int edge_cp_set_class(struct edge_cp *cp, u32 idx,
 		      const struct edge_kdesc *k);
-void edge_cp_clear_class(struct edge_cp *cp, u32 idx);
+int edge_cp_clear_class(struct edge_cp *cp, u32 idx);
 int edge_cp_submit(struct edge_cp *cp, const struct edge_cp_jobdesc *d);
 bool edge_cp_handle(struct edge_cp *cp, const struct edge_ev *ev);
 bool edge_cp_kernel_done(struct edge_cp *cp, u64 cookie, u32 code);

@@ -187,6 +187,29 @@ TEST(cp_submit_rejects_bad_input)
 	EXPECT_NO_LEAKS();
 }
 
+/* A profiling entry a job still counts on cannot change or go. */
+TEST(cp_class_busy_while_used)
+{
+	u16 k[2] = { 0, 0 };
+	struct edge_kdesc save;
+
+	cp_init(_metadata, EDGE_POL_RR);
+	cp_class(_metadata, 0, 1, 10);
+	save = C.cp->cls[0].k;
+	ASSERT_EQ(0, cp_submit(0, 0, 1000 * US, 2, k));
+	EXPECT_EQ(-EBUSY, edge_cp_clear_class(C.cp, 0));
+	EXPECT_EQ(-EBUSY, edge_cp_set_class(C.cp, 0, &save));
+	cp_run(_metadata, 12 * US);	/* first kernel done, second to go */
+	EXPECT_EQ(-EBUSY, edge_cp_clear_class(C.cp, 0));
+	cp_run(_metadata, EDGE_TIME_NEVER - 1);
+	cp_all_accounted(_metadata, 1);
+	EXPECT_EQ(0, edge_cp_clear_class(C.cp, 0));
+	EXPECT_FALSE(C.cp->cls[0].used);
+	EXPECT_EQ(-EINVAL, edge_cp_clear_class(C.cp, EDGE_CP_CLASSES));
+	EXPECT_EQ(0, edge_cp_set_class(C.cp, 0, &save));
+	cp_fini();
+}
+
 /* Jobs on one compute queue run one after the other, in order. */
 TEST(cp_queue_is_fifo)
 {
