@@ -310,48 +310,44 @@ TEST(cp_rr_in_turn)
 }
 
 /*
+ * A blocker, then a 30 us and a 10 us job under LJF; @to_sjf switches to
+ * SJF while they wait.  Returns the cookie that ended first after the
+ * blocker.
+ */
+static u64 ljf_pair(struct __test_metadata *_metadata, bool to_sjf)
+{
+	u16 blocker[1] = { 0 }, k30[1] = { 1 }, k10[1] = { 2 };
+	u64 first;
+
+	cp_init(_metadata, EDGE_POL_LJF);
+	cp_class(_metadata, 0, 8, 300);
+	cp_class(_metadata, 1, 8, 30);
+	cp_class(_metadata, 2, 8, 10);
+	EXPECT_EQ(0, cp_submit(0, 0, 10000 * US, 1, blocker));
+	cp_run(_metadata, 5 * US);
+	EXPECT_EQ(0, cp_submit(1, 1, 10000 * US, 1, k30));
+	EXPECT_EQ(0, cp_submit(2, 2, 10000 * US, 1, k10));
+	cp_run(_metadata, 50 * US);
+	if (to_sjf) {
+		EXPECT_EQ(0, edge_cp_set_policy(C.cp, EDGE_POL_SJF));
+		EXPECT_EQ(-EINVAL, edge_cp_set_policy(C.cp, EDGE_POL_NR));
+	}
+	cp_run(_metadata, EDGE_TIME_NEVER - 1);
+	cp_all_accounted(_metadata, 3);
+	first = C.order[1];
+	cp_fini();
+	return first;
+}
+
+/*
  * Switching the policy at run time takes effect for jobs already in
- * flight: their waiting kernels are re-ranked at the next tick.
+ * flight: their waiting kernels are re-ranked at the next tick.  Without
+ * the switch LJF keeps its order, so the first check can fail.
  */
 TEST(cp_policy_switch_reranks)
 {
-	u16 blocker[1] = { 0 }, k30[1] = { 1 }, k10[1] = { 2 };
-
-	cp_init(_metadata, EDGE_POL_LJF);
-	cp_class(_metadata, 0, 8, 300);
-	cp_class(_metadata, 1, 8, 30);
-	cp_class(_metadata, 2, 8, 10);
-	ASSERT_EQ(0, cp_submit(0, 0, 10000 * US, 1, blocker));
-	cp_run(_metadata, 5 * US);
-	ASSERT_EQ(0, cp_submit(1, 1, 10000 * US, 1, k30));
-	ASSERT_EQ(0, cp_submit(2, 2, 10000 * US, 1, k10));
-	cp_run(_metadata, 50 * US);
-	EXPECT_EQ(0, edge_cp_set_policy(C.cp, EDGE_POL_SJF));
-	EXPECT_EQ(-EINVAL, edge_cp_set_policy(C.cp, EDGE_POL_NR));
-	cp_run(_metadata, EDGE_TIME_NEVER - 1);
-	cp_all_accounted(_metadata, 3);
-	/* Under LJF job 1 would have gone first. */
-	EXPECT_EQ(2ULL, C.order[1]);
-	cp_fini();
-}
-
-/* Without the switch, LJF keeps its order: the test above can fail. */
-TEST(cp_policy_kept_without_switch)
-{
-	u16 blocker[1] = { 0 }, k30[1] = { 1 }, k10[1] = { 2 };
-
-	cp_init(_metadata, EDGE_POL_LJF);
-	cp_class(_metadata, 0, 8, 300);
-	cp_class(_metadata, 1, 8, 30);
-	cp_class(_metadata, 2, 8, 10);
-	ASSERT_EQ(0, cp_submit(0, 0, 10000 * US, 1, blocker));
-	cp_run(_metadata, 5 * US);
-	ASSERT_EQ(0, cp_submit(1, 1, 10000 * US, 1, k30));
-	ASSERT_EQ(0, cp_submit(2, 2, 10000 * US, 1, k10));
-	cp_run(_metadata, EDGE_TIME_NEVER - 1);
-	cp_all_accounted(_metadata, 3);
-	EXPECT_EQ(1ULL, C.order[1]);
-	cp_fini();
+	EXPECT_EQ(2ULL, ljf_pair(_metadata, true));
+	EXPECT_EQ(1ULL, ljf_pair(_metadata, false));
 }
 
 /*

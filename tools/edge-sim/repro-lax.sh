@@ -54,64 +54,51 @@ seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
 POLS="rr bat bay pro mlfq edf sjf ljf srf prema lax-sw lax-cpu lax lax-p"
 OTHERS="rr bat bay pro mlfq edf sjf ljf srf prema"
 
-# met-vs-rr: (met + 1) / (RR's met + 1): a policy that meets none still
-# gets a finite ratio, and over 640 jobs the +1 moves others by < 1 %.
+# table RATE COLUMN KIND: a workload x policy table of lax.csv's COLUMN
+# at RATE with a summary row.  KIND met: (met + 1) / (RR's met + 1), so a
+# policy that meets none still gets a finite ratio, and a GMEAN row; mean:
+# the value itself and a MEAN row; raw: the value, no summary.
+table() {
+	awk -F, -v rate="$1" -v c="$2" -v kind="$3" -v pols="$POLS" '
+	$2 == rate { v[$1, $4] = $c; if (!seen[$1]++) wl[n++] = $1 }
+	END {
+		np = split(pols, p, " ")
+		printf "workload"
+		for (i = 1; i <= np; i++) printf ",%s", p[i]
+		printf "\n"
+		for (w = 0; w < n; w++) {
+			printf "%s", wl[w]
+			for (i = 1; i <= np; i++) {
+				x = v[wl[w], p[i]]
+				if (kind == "met") {
+					x = (x + 1) / (v[wl[w], "rr"] + 1)
+					acc[i] += log(x)
+					printf ",%.2f", x
+				} else if (kind == "mean") {
+					acc[i] += x
+					printf ",%.1f", x
+				} else {
+					printf ",%s", x
+				}
+			}
+			printf "\n"
+		}
+		if (kind == "raw")
+			exit
+		printf "%s", kind == "met" ? "GMEAN" : "MEAN"
+		for (i = 1; i <= np; i++)
+			printf kind == "met" ? ",%.2f" : ",%.1f",
+				kind == "met" ? exp(acc[i] / n) : acc[i] / n
+		printf "\n"
+	}' "$RESULTS/lax.csv"
+}
+
 for rate in high medium low; do
-	awk -F, -v rate=$rate -v pols="$POLS" '
-	$2 == rate { met[$1, $4] = $6; if (!seen[$1]++) wl[n++] = $1 }
-	END {
-		np = split(pols, p, " ")
-		printf "workload"
-		for (i = 1; i <= np; i++) printf ",%s", p[i]
-		printf "\n"
-		for (w = 0; w < n; w++) {
-			printf "%s", wl[w]
-			for (i = 1; i <= np; i++) {
-				r = (met[wl[w], p[i]] + 1) / (met[wl[w], "rr"] + 1)
-				lg[i] += log(r)
-				printf ",%.2f", r
-			}
-			printf "\n"
-		}
-		printf "GMEAN"
-		for (i = 1; i <= np; i++) printf ",%.2f", exp(lg[i] / n)
-		printf "\n"
-	}' "$RESULTS/lax.csv" >"$RESULTS/met-vs-rr-$rate.csv"
-	awk -F, -v rate=$rate -v pols="$POLS" '
-	$2 == rate { v[$1, $4] = $12; if (!seen[$1]++) wl[n++] = $1 }
-	END {
-		np = split(pols, p, " ")
-		printf "workload"
-		for (i = 1; i <= np; i++) printf ",%s", p[i]
-		printf "\n"
-		for (w = 0; w < n; w++) {
-			printf "%s", wl[w]
-			for (i = 1; i <= np; i++) {
-				s[i] += v[wl[w], p[i]]
-				printf ",%.1f", v[wl[w], p[i]]
-			}
-			printf "\n"
-		}
-		printf "MEAN"
-		for (i = 1; i <= np; i++) printf ",%.1f", s[i] / n
-		printf "\n"
-	}' "$RESULTS/lax.csv" >"$RESULTS/wasted-$rate.csv"
+	table $rate 6 met >"$RESULTS/met-vs-rr-$rate.csv"
+	table $rate 12 mean >"$RESULTS/wasted-$rate.csv"
 done
-for col in 10:throughput 11:p99; do
-	awk -F, -v c="${col%%:*}" -v pols="$POLS" '
-	$2 == "high" { v[$1, $4] = $c; if (!seen[$1]++) wl[n++] = $1 }
-	END {
-		np = split(pols, p, " ")
-		printf "workload"
-		for (i = 1; i <= np; i++) printf ",%s", p[i]
-		printf "\n"
-		for (w = 0; w < n; w++) {
-			printf "%s", wl[w]
-			for (i = 1; i <= np; i++) printf ",%s", v[wl[w], p[i]]
-			printf "\n"
-		}
-	}' "$RESULTS/lax.csv" >"$RESULTS/table5-${col#*:}-high.csv"
-done
+table high 10 raw >"$RESULTS/table5-throughput-high.csv"
+table high 11 raw >"$RESULTS/table5-p99-high.csv"
 
 # Headline.
 {
