@@ -90,6 +90,7 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 	struct edge_file_ring fr = {};
 	struct edge_ekt_entry *ent;
 	u32 id, gen = 0, usize;
+	void *table = NULL;
 	int ret;
 
 	ret = edge_copy_in(&reg, sizeof(reg), EDGE_REGISTER_SIZE_VER0, uarg,
@@ -99,11 +100,20 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 	ret = edge_validate_register(ed->model.preset, &reg, &k);
 	if (ret)
 		return ret;
+	/* Validation bounded table_len; the model builds from this copy. */
+	if (k.table_len) {
+		table = memdup_user(u64_to_user_ptr(reg.table_ptr),
+				    k.table_len);
+		if (IS_ERR(table))
+			return PTR_ERR(table);
+		k.table = table;
+	}
 
 	edge_ring_layout(k.ring_entries, k.param_size, PAGE_SIZE, &fr.layout);
 	fr.sq = vmalloc_user(fr.layout.sq_size);
 	fr.cq = vmalloc_user(fr.layout.cq_size);
 	if (!fr.sq || !fr.cq) {
+		kfree(table);
 		edge_free_ring(&fr);
 		return -ENOMEM;
 	}
@@ -121,6 +131,7 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 	}
 	mutex_unlock(&ef->rings_lock);
 	mutex_unlock(&ed->lock);
+	kfree(table);
 	if (ret) {
 		edge_free_ring(&fr);
 		return ret;
