@@ -124,7 +124,7 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 
 	mutex_lock(&ed->lock);
 	mutex_lock(&ef->rings_lock);
-	ret = edge_model_register(&ed->model, &k, &mem, ef, &id);
+	ret = edge_model_register(&ed->model, &k, &mem, &ef->owner, &id);
 	if (!ret) {
 		ef->rings[id] = fr;
 		gen = ed->model.ekt.e[id].gen;
@@ -162,7 +162,7 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 		mutex_lock(&ed->lock);
 		mutex_lock(&ef->rings_lock);
 		ent = edge_ekt_get(&ed->model.ekt, id);
-		if (ent && ent->owner == ef && ent->gen == gen) {
+		if (ent && ent->owner == &ef->owner && ent->gen == gen) {
 			edge_model_cancel(&ed->model, id);
 			edge_free_ring(&ef->rings[id]);
 		}
@@ -189,7 +189,8 @@ static long edge_unregister(struct edge_file *ef, void __user *uarg)
 
 	mutex_lock(&ed->lock);
 	mutex_lock(&ef->rings_lock);
-	ret = edge_model_unregister(&ed->model, ureg.id, ef);
+	ret = edge_model_unregister(&ed->model, ureg.id,
+				    &ef->owner);
 	if (!ret)
 		edge_free_ring(&ef->rings[ureg.id]);
 	mutex_unlock(&ef->rings_lock);
@@ -222,7 +223,14 @@ static long edge_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 /* Called by the model, under ed->lock, when completions were published. */
 void edge_notify(void *owner, u32 id)
 {
-	struct edge_file *ef = owner;
+	struct edge_owner *o = owner;
+
+	o->notify(o, id);
+}
+
+static void edge_file_notify(struct edge_owner *o, u32 id)
+{
+	struct edge_file *ef = container_of(o, struct edge_file, owner);
 
 	if (wq_has_sleeper(&ef->cq_wait))
 		wake_up_poll(&ef->cq_wait, EPOLLIN | EPOLLRDNORM);
@@ -267,6 +275,7 @@ static int edge_open(struct inode *inode, struct file *file)
 		kfree(ef);
 		return -ENOMEM;
 	}
+	ef->owner.notify = edge_file_notify;
 	ef->edev = ed;
 	init_waitqueue_head(&ef->cq_wait);
 	mutex_init(&ef->rings_lock);
