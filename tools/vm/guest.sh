@@ -5,6 +5,7 @@
 # console.
 cd /edge || exit 1
 export EDGE_KO=/edge/edge.ko
+export EDGE_NICSIM_KO=/edge/edge_nicsim.ko
 fail=0
 
 load() {

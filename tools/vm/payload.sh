@@ -7,6 +7,6 @@ out=${1:?} build=${2:?}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$out"
 mkdir -p "$out"
-cp "$top/edge.ko" "$build/guest/edge-demo" "$build/guest/edge-bench" "$out/"
+cp "$top/edge.ko" "$top/edge_nicsim.ko" "$build/guest/edge-demo" "$build/guest/edge-bench" "$out/"
 cp -r "$build/guest/selftests" "$out/selftests"
 cp "$top/tools/vm/guest.sh" "$out/run.sh"
