@@ -41,6 +41,8 @@ bench)
 	load
 	./edge-bench || fail=1
 	unload
+	# The in-kernel API's path, through edge_nicsim.ko (loads its own).
+	./kapi-bench.sh || fail=1
 	;;
 *)
 	echo "guest: unknown EDGE_MODE '$EDGE_MODE'" >&2
