@@ -63,9 +63,16 @@ static bool frontend_step(struct edge_device *ed)
 
 	if (!ed->virtual_time)
 		edge_model_advance(m, edge_frontend_now(ed));
-	work = edge_model_poll(m);
-	if (work)
+	/*
+	 * Consumption and the scheduling pass apart, so that kernel queues
+	 * are time-stamped when their entries were consumed (what a user
+	 * producer sees as sq.head moving), not after the pass.
+	 */
+	work = edge_model_consume(m);
+	if (work) {
 		edge_kapi_dispatched(ed);
+		edge_model_schedule(m);
+	}
 	/* Bounded: the lock is dropped and the CPU yielded between steps. */
 	if (!ed->virtual_time)
 		work += edge_model_run_budget(m, edge_model_now(m),

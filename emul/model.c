@@ -200,17 +200,35 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 	return i;
 }
 
-/* Consume every rung doorbell; returns the events dispatched. */
-u32 edge_model_poll(struct edge_model *m)
+/*
+ * Consume every rung doorbell into the SIMT model's queues, without the
+ * scheduling pass; returns the events consumed.  The front end splits
+ * the two to time-stamp consumption (drv/kapi.c); a caller of this must
+ * call edge_model_schedule() when it returns non-zero.
+ */
+u32 edge_model_consume(struct edge_model *m)
 {
 	u32 i, n = 0;
 
 	for (i = 0; i < m->ekt.n; i++)
 		if (m->ekt.e[i].used)
 			n += poll_entry(m, &m->ekt.e[i]);
-	/* One scheduling pass for everything that arrived at this instant. */
+	return n;
+}
+
+/* One scheduling pass for everything that arrived at this instant. */
+void edge_model_schedule(struct edge_model *m)
+{
+	edge_simt_schedule(&m->simt);
+}
+
+/* Consume every rung doorbell and schedule; returns the events dispatched. */
+u32 edge_model_poll(struct edge_model *m)
+{
+	u32 n = edge_model_consume(m);
+
 	if (n)
-		edge_simt_schedule(&m->simt);
+		edge_model_schedule(m);
 	return n;
 }
 
