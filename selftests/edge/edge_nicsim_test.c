@@ -10,7 +10,10 @@
  *    cancelled; completed = verified);
  *  - unloading mid-stream: edge.ko refuses rmmod while nicsim uses it;
  *    nicsim unloads cleanly, its in-flight events cancelled, and edge is
- *    left with nothing registered or in flight.
+ *    left with nothing registered or in flight;
+ *  - every successful load also checked the API's reference rules:
+ *    nicsim's init looks its queue up by id and fails the load unless
+ *    edge_kq_unregister() returns EBUSY while that reference is held.
  *
  * Timing is only ever a bound on waiting: no performance is asserted.
  */
