@@ -5,7 +5,8 @@
 # drivers/edge_kapi.h from its hrtimer and reports latency percentiles
 # from the submit, dispatch and reap time stamps of every event.
 #
-#   latency:    one event per doorbell at several rates, the front end
+#   latency:    one event per doorbell at several rates (1000/s three
+#               more times: the headline is their median), the front end
 #               busy-polling (poll_idle_us=1000000) or sleeping between
 #               doorbells (poll_idle_us=0, every doorbell kicks it);
 #   throughput: offered far above what the guest sustains, batches of
@@ -64,6 +65,12 @@ fld() {
 fail=0
 # An hrtimer stays on the CPU that started it.
 echo 0 >/proc/sys/kernel/timer_migration 2>/dev/null
+
+# Median of three numbers.
+med3() {
+	echo "$1 $2 $3" | tr ' ' '\n' | sort -n | sed -n 2p
+}
+
 for mode in poll sleep; do
 	for rate in 1000 10000 50000; do
 		run $mode $rate 1 1024 || { fail=1; continue; }
@@ -74,14 +81,23 @@ for mode in poll sleep; do
 		echo "kapi_doorbell_dispatch_${mode}_r${rate}_p99_ns=$(fld 5)"
 		echo "kapi_doorbell_complete_${mode}_r${rate}_p50_ns=$(fld 7)"
 		echo "kapi_doorbell_complete_${mode}_r${rate}_p99_ns=$(fld 8)"
-		# The headline pair: 1000 doorbells/s, no queueing.
-		if [ $rate = 1000 ]; then
-			echo "kapi_doorbell_dispatch_${mode}_p50_ns=$(fld 4)"
-			echo "kapi_doorbell_dispatch_${mode}_p99_ns=$(fld 5)"
-			echo "kapi_doorbell_complete_${mode}_p50_ns=$(fld 7)"
-			echo "kapi_doorbell_complete_${mode}_p99_ns=$(fld 8)"
-		fi
 	done
+	# The headline: 1000 doorbells/s, no queueing; the host's noise
+	# moves one run's p50 several-fold, so the median of three runs.
+	d50="" d99="" c50="" c99=""
+	for rep in 1 2 3; do
+		run $mode 1000 1 1024 || { fail=1; continue; }
+		echo "kapi_doorbell_dispatch_${mode}_rep${rep}_p50_ns=$(fld 4)"
+		d50="$d50 $(fld 4)" d99="$d99 $(fld 5)"
+		c50="$c50 $(fld 7)" c99="$c99 $(fld 8)"
+	done
+	# shellcheck disable=SC2086
+	{
+		echo "kapi_doorbell_dispatch_${mode}_p50_ns=$(med3 $d50)"
+		echo "kapi_doorbell_dispatch_${mode}_p99_ns=$(med3 $d99)"
+		echo "kapi_doorbell_complete_${mode}_p50_ns=$(med3 $c50)"
+		echo "kapi_doorbell_complete_${mode}_p99_ns=$(med3 $c99)"
+	}
 done
 
 # The timer on the front end's own CPU: the doorbell interrupts the
