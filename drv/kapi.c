@@ -358,7 +358,8 @@ void edge_kq_submit(struct edge_kq *q, u32 n)
 
 	for (i = 0; i < n; i++)
 		q->submit_ns[(q->tail + i) & (q->entries - 1)] = now;
-	q->tail += n;
+	/* The reaper reads it (edge_kq_peek()) from another context. */
+	WRITE_ONCE(q->tail, q->tail + n);
 	/* Entries and time stamps before the count. */
 	smp_store_release(q->doorbell, q->tail);
 	/*
