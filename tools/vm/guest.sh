@@ -32,6 +32,10 @@ check)
 		# Each suite loads and unloads the module as it needs.
 		"$t" || fail=1
 	done
+	if grep -q '^edge_nicsim ' /proc/modules; then
+		echo "guest: a suite left edge_nicsim.ko loaded" >&2
+		rmmod edge_nicsim || fail=1
+	fi
 	if grep -q '^edge ' /proc/modules; then
 		echo "guest: a suite left edge.ko loaded" >&2
 		unload
