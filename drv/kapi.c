@@ -92,7 +92,8 @@ EXPORT_SYMBOL_GPL(edge_device_find);
  * __edge_kq_register() - register an event kernel for a module
  * @ed: device
  * @reg: registration, as EDGE_IOC_REGISTER_EVENT's (table_ptr is a kernel
- *       address); @reg->id is written on success
+ *       address, size must be sizeof(struct edge_register)); @reg->id is
+ *       written on success
  * @notify: completion callback or NULL
  * @ctx: its argument
  * @owner: the module that owns the queue (edge_kq_register() passes
@@ -117,7 +118,11 @@ struct edge_kq *__edge_kq_register(struct edge_device *ed,
 	int ret;
 
 	might_sleep();
-	if (!ed || !reg)
+	/*
+	 * A module is built against this very header: any other size is a
+	 * struct the caller forgot to initialise, not an older ABI.
+	 */
+	if (!ed || !reg || reg->size != sizeof(*reg))
 		return ERR_PTR(-EINVAL);
 	ret = edge_validate_register(ed->model.preset, reg, &k);
 	if (ret)
