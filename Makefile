@@ -98,8 +98,10 @@ bench: deps all
 		--mode bench --timeout $(GUEST_TIMEOUT) --out $(BUILD)/bench --stream \
 		| tee $(BUILD)/bench.out
 	@mkdir -p Documentation/results
-	@grep -E '^[a-z0-9_]+=' $(BUILD)/bench.out > Documentation/results/spine-bench.txt
-	@echo "kept in Documentation/results/spine-bench.txt"
+	@grep -E '^[a-z0-9_]+=' $(BUILD)/bench.out | grep -v '^kapi_' \
+		> Documentation/results/spine-bench.txt
+	@grep -E '^[a-z0-9_]+=' $(BUILD)/bench.out > Documentation/results/kapi-bench.txt
+	@echo "kept in Documentation/results/spine-bench.txt and kapi-bench.txt"
 
 lint: module
 	@tools/lint.sh
@@ -109,5 +111,8 @@ lint: module
 clean:
 	rm -f edge.ko edge.mod edge.mod.c edge.mod.o edge.o Module.symvers \
 		modules.order .edge*.cmd .Module.symvers.cmd .modules.order.cmd
-	rm -f drv/*.o emul/*.o drv/.*.cmd emul/.*.cmd
+	rm -f edge_nicsim.ko edge_nicsim.mod edge_nicsim.mod.c edge_nicsim.mod.o \
+		edge_nicsim.o
+	rm -f drv/*.o emul/*.o drv/.*.cmd emul/.*.cmd drv/nicsim/*.o \
+		drv/nicsim/.*.cmd
 	rm -rf $(BUILD)

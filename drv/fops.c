@@ -90,6 +90,7 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 	struct edge_file_ring fr = {};
 	struct edge_ekt_entry *ent;
 	u32 id, gen = 0, usize;
+	void *table = NULL;
 	int ret;
 
 	ret = edge_copy_in(&reg, sizeof(reg), EDGE_REGISTER_SIZE_VER0, uarg,
@@ -99,11 +100,20 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 	ret = edge_validate_register(ed->model.preset, &reg, &k);
 	if (ret)
 		return ret;
+	/* Validation bounded table_len; the model builds from this copy. */
+	if (k.table_len) {
+		table = memdup_user(u64_to_user_ptr(reg.table_ptr),
+				    k.table_len);
+		if (IS_ERR(table))
+			return PTR_ERR(table);
+		k.table = table;
+	}
 
 	edge_ring_layout(k.ring_entries, k.param_size, PAGE_SIZE, &fr.layout);
 	fr.sq = vmalloc_user(fr.layout.sq_size);
 	fr.cq = vmalloc_user(fr.layout.cq_size);
 	if (!fr.sq || !fr.cq) {
+		kfree(table);
 		edge_free_ring(&fr);
 		return -ENOMEM;
 	}
@@ -114,13 +124,14 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 
 	mutex_lock(&ed->lock);
 	mutex_lock(&ef->rings_lock);
-	ret = edge_model_register(&ed->model, &k, &mem, ef, &id);
+	ret = edge_model_register(&ed->model, &k, &mem, &ef->owner, &id);
 	if (!ret) {
 		ef->rings[id] = fr;
 		gen = ed->model.ekt.e[id].gen;
 	}
 	mutex_unlock(&ef->rings_lock);
 	mutex_unlock(&ed->lock);
+	kfree(table);
 	if (ret) {
 		edge_free_ring(&fr);
 		return ret;
@@ -151,7 +162,7 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 		mutex_lock(&ed->lock);
 		mutex_lock(&ef->rings_lock);
 		ent = edge_ekt_get(&ed->model.ekt, id);
-		if (ent && ent->owner == ef && ent->gen == gen) {
+		if (ent && ent->owner == &ef->owner && ent->gen == gen) {
 			edge_model_cancel(&ed->model, id);
 			edge_free_ring(&ef->rings[id]);
 		}
@@ -178,7 +189,8 @@ static long edge_unregister(struct edge_file *ef, void __user *uarg)
 
 	mutex_lock(&ed->lock);
 	mutex_lock(&ef->rings_lock);
-	ret = edge_model_unregister(&ed->model, ureg.id, ef);
+	ret = edge_model_unregister(&ed->model, ureg.id,
+				    &ef->owner);
 	if (!ret)
 		edge_free_ring(&ef->rings[ureg.id]);
 	mutex_unlock(&ef->rings_lock);
@@ -211,7 +223,14 @@ static long edge_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 /* Called by the model, under ed->lock, when completions were published. */
 void edge_notify(void *owner, u32 id)
 {
-	struct edge_file *ef = owner;
+	struct edge_owner *o = owner;
+
+	o->notify(o, id);
+}
+
+static void edge_file_notify(struct edge_owner *o, u32 id)
+{
+	struct edge_file *ef = container_of(o, struct edge_file, owner);
 
 	if (wq_has_sleeper(&ef->cq_wait))
 		wake_up_poll(&ef->cq_wait, EPOLLIN | EPOLLRDNORM);
@@ -256,6 +275,7 @@ static int edge_open(struct inode *inode, struct file *file)
 		kfree(ef);
 		return -ENOMEM;
 	}
+	ef->owner.notify = edge_file_notify;
 	ef->edev = ed;
 	init_waitqueue_head(&ef->cq_wait);
 	mutex_init(&ef->rings_lock);

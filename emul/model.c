@@ -60,17 +60,26 @@ int edge_model_set_cfg(struct edge_model *m, const struct edge_simt_cfg *cfg)
 
 /*
  * Register an event kernel whose rings live in @mem.  Fails with -EBUSY
- * when the table is full; nothing changes then.
+ * when the table is full, -EINVAL when the function's table is bad
+ * (k->table, read here and not kept), -ENOMEM; nothing changes then.
  */
 int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 			const struct edge_ring_mem *mem, void *owner, u32 *id)
 {
 	struct edge_ekt_entry *ent;
+	void *state;
+	int ret;
 
-	ent = edge_ekt_alloc(&m->ekt);
-	if (!ent)
+	if (!edge_ekt_room(&m->ekt))
 		return -EBUSY;
+	/* The table is the caller's: what the entry keeps is built from it. */
+	ret = edge_func_state_new(k->func, k->table, k->table_len, &state);
+	if (ret)
+		return ret;
+	ent = edge_ekt_alloc(&m->ekt);
 	ent->k = *k;
+	ent->k.table = NULL;
+	ent->fn_state = state;
 	ent->owner = owner;
 	edge_ring_attach(&ent->ring, k->ring_entries, k->param_size,
 			 &mem->layout, &mem->doorbells[ent->id], mem->sq,
@@ -85,6 +94,8 @@ int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 
 static void entry_release(struct edge_model *m, struct edge_ekt_entry *ent)
 {
+	edge_func_state_free(ent->k.func, ent->fn_state);
+	ent->fn_state = NULL;
 	edge_ekt_free(&m->ekt, ent);
 }
 
@@ -189,17 +200,35 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 	return i;
 }
 
-/* Consume every rung doorbell; returns the events dispatched. */
-u32 edge_model_poll(struct edge_model *m)
+/*
+ * Consume every rung doorbell into the SIMT model's queues, without the
+ * scheduling pass; returns the events consumed.  The front end splits
+ * the two to time-stamp consumption (drv/kapi.c); a caller of this must
+ * call edge_model_schedule() when it returns non-zero.
+ */
+u32 edge_model_consume(struct edge_model *m)
 {
 	u32 i, n = 0;
 
 	for (i = 0; i < m->ekt.n; i++)
 		if (m->ekt.e[i].used)
 			n += poll_entry(m, &m->ekt.e[i]);
-	/* One scheduling pass for everything that arrived at this instant. */
+	return n;
+}
+
+/* One scheduling pass for everything that arrived at this instant. */
+void edge_model_schedule(struct edge_model *m)
+{
+	edge_simt_schedule(&m->simt);
+}
+
+/* Consume every rung doorbell and schedule; returns the events dispatched. */
+u32 edge_model_poll(struct edge_model *m)
+{
+	u32 n = edge_model_consume(m);
+
 	if (n)
-		edge_simt_schedule(&m->simt);
+		edge_model_schedule(m);
 	return n;
 }
 
@@ -219,7 +248,7 @@ static void simt_done(void *ctx, u64 cookie, u32 code)
 	}
 	r = &ent->ring;
 	if (code == EDGE_CQE_DONE)
-		code = edge_func_run(ent->k.func,
+		code = edge_func_run(ent->k.func, ent->fn_state,
 				     (void *)edge_ring_param(r, seq),
 				     r->param_size, &res);
 	edge_ring_complete(r, seq, code, res);
