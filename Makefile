@@ -9,6 +9,9 @@
 #   make repro-edge  the EDGE reproduction set with edge-sim (host, virtual
 #                 time); CSVs, plots and headline ratios in
 #                 Documentation/results/edge/
+#   make repro-lax   the LAX reproduction (8 workloads x 3 rates x 14
+#                 policies) with edge-sim; tables, plots and headline in
+#                 Documentation/results/lax/
 #   make lint     checkpatch --strict and sparse
 #   make fuzz     the libFuzzer targets of emul/ (FUZZ_SECONDS each)
 #   make deps     install the Debian packages the rest needs
@@ -32,7 +35,7 @@ LIBEDGE	:= tools/libedge/libedge.c tools/libedge/libedge.h
 GUEST_TIMEOUT ?= 900
 
 .PHONY: all deps kernel ksft module tools selftests host-tests run check \
-	bench lint sim repro-edge fuzz clean FORCE
+	bench lint sim repro-edge repro-lax fuzz clean FORCE
 
 all: module tools selftests sim
 
@@ -72,6 +75,9 @@ sim:
 repro-edge: deps
 	$(MAKE) -C tools/edge-sim O=$(BUILD)/host repro-edge
 
+repro-lax: deps
+	$(MAKE) -C tools/edge-sim O=$(BUILD)/host repro-lax
+
 host-tests: ksft
 	$(MAKE) -C selftests/emul KSFT_DIR=$(KSFT) O=$(BUILD)/host run
 
@@ -92,8 +98,10 @@ bench: deps all
 		--mode bench --timeout $(GUEST_TIMEOUT) --out $(BUILD)/bench --stream \
 		| tee $(BUILD)/bench.out
 	@mkdir -p Documentation/results
-	@grep -E '^[a-z0-9_]+=' $(BUILD)/bench.out > Documentation/results/spine-bench.txt
-	@echo "kept in Documentation/results/spine-bench.txt"
+	@grep -E '^[a-z0-9_]+=' $(BUILD)/bench.out | grep -v '^kapi_' \
+		> Documentation/results/spine-bench.txt
+	@grep -E '^[a-z0-9_]+=' $(BUILD)/bench.out > Documentation/results/kapi-bench.txt
+	@echo "kept in Documentation/results/spine-bench.txt and kapi-bench.txt"
 
 lint: module
 	@tools/lint.sh
@@ -103,5 +111,8 @@ lint: module
 clean:
 	rm -f edge.ko edge.mod edge.mod.c edge.mod.o edge.o Module.symvers \
 		modules.order .edge*.cmd .Module.symvers.cmd .modules.order.cmd
-	rm -f drv/*.o emul/*.o drv/.*.cmd emul/.*.cmd
+	rm -f edge_nicsim.ko edge_nicsim.mod edge_nicsim.mod.c edge_nicsim.mod.o \
+		edge_nicsim.o
+	rm -f drv/*.o emul/*.o drv/.*.cmd emul/.*.cmd drv/nicsim/*.o \
+		drv/nicsim/.*.cmd
 	rm -rf $(BUILD)

@@ -10,11 +10,23 @@
 #include <linux/mutex.h>
 #include <linux/wait.h>
 #include <linux/sched.h>
+#include <linux/spinlock.h>
 
 #include "model.h"
 #include "limits.h"
 
 #define EDGE_MAX_DEVICES	8
+
+struct edge_kq;
+
+/*
+ * Whoever registered an EKT entry: a file (fops.c) or a kernel queue
+ * (kapi.c).  The model keeps a pointer to it and calls @notify, under
+ * the device lock, when completions were published on entry @id.
+ */
+struct edge_owner {
+	void (*notify)(struct edge_owner *o, u32 id);
+};
 
 struct edge_device {
 	int index;
@@ -30,12 +42,24 @@ struct edge_device {
 	struct task_struct *thread;
 	wait_queue_head_t wait;		/* the front end sleeps here */
 	bool virtual_time;
-	u64 t0;				/* ktime of model time 0 (real mode) */
+	/*
+	 * Real mode: model time = @ts_model + (ktime - @ts_kt) * scale / 100,
+	 * rebased whenever the scale changes, so model time never jumps.
+	 */
+	u64 ts_kt;
+	u64 ts_model;
+	u32 time_scale_pct;		/* 100: model time is wall time */
 	u32 poll_idle_us;		/* busy-poll window before sleeping */
 	int cpu;			/* front end's CPU, -1 for any */
 	bool vt_hold;			/* virtual time frozen (tests) */
 	u64 sleeps;			/* front end went to sleep */
 	u64 wakeups;			/* ... and was woken before its timeout */
+	/* In-kernel API (kapi.c): doorbell words of kernel queues. */
+	u32 *kdoorbells;
+	/* Kernel queues by EKT id; written under @lock and @kq_lock. */
+	struct edge_kq *kqs[EDGE_EKT_ENTRIES];
+	spinlock_t kq_lock;		/* lets lookups run in any context */
+	u32 nr_kqs;
 };
 
 /* One entry's rings, as a file registered them. */
@@ -46,6 +70,7 @@ struct edge_file_ring {
 };
 
 struct edge_file {
+	struct edge_owner owner;	/* the model's cookie for our entries */
 	struct edge_device *edev;
 	u32 *doorbells;			/* mmap-able page, word per EKT id */
 	wait_queue_head_t cq_wait;	/* poll() on completions */
@@ -70,12 +95,22 @@ extern const struct file_operations edge_fops;
 void edge_notify(void *owner, u32 id);
 void edge_job_notify(void *owner, const struct edge_job_end *e);
 
+/* main.c */
+struct edge_device *edge_device_at(unsigned int index);
+
+/* kapi.c */
+int edge_kapi_init(void);
+void edge_kapi_exit(void);
+void edge_kapi_dispatched(struct edge_device *ed);
+void edge_kapi_device_fini(struct edge_device *ed);
+
 /* frontend.c */
 int edge_frontend_start(struct edge_device *ed);
 void edge_frontend_stop(struct edge_device *ed);
 void edge_frontend_kick(struct edge_device *ed);
 int edge_frontend_set_cpu(struct edge_device *ed, int cpu);
 u64 edge_frontend_now(struct edge_device *ed);
+void edge_frontend_set_scale(struct edge_device *ed, u32 pct);
 
 /* mmap.c */
 int edge_mmap(struct file *file, struct vm_area_struct *vma);

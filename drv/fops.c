@@ -90,6 +90,7 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 	struct edge_file_ring fr = {};
 	struct edge_ekt_entry *ent;
 	u32 id, gen = 0, usize;
+	void *table = NULL;
 	int ret;
 
 	ret = edge_copy_in(&reg, sizeof(reg), EDGE_REGISTER_SIZE_VER0, uarg,
@@ -99,11 +100,20 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 	ret = edge_validate_register(ed->model.preset, &reg, &k);
 	if (ret)
 		return ret;
+	/* Validation bounded table_len; the model builds from this copy. */
+	if (k.table_len) {
+		table = memdup_user(u64_to_user_ptr(reg.table_ptr),
+				    k.table_len);
+		if (IS_ERR(table))
+			return PTR_ERR(table);
+		k.table = table;
+	}
 
 	edge_ring_layout(k.ring_entries, k.param_size, PAGE_SIZE, &fr.layout);
 	fr.sq = vmalloc_user(fr.layout.sq_size);
 	fr.cq = vmalloc_user(fr.layout.cq_size);
 	if (!fr.sq || !fr.cq) {
+		kfree(table);
 		edge_free_ring(&fr);
 		return -ENOMEM;
 	}
@@ -114,13 +124,14 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 
 	mutex_lock(&ed->lock);
 	mutex_lock(&ef->rings_lock);
-	ret = edge_model_register(&ed->model, &k, &mem, ef, &id);
+	ret = edge_model_register(&ed->model, &k, &mem, &ef->owner, &id);
 	if (!ret) {
 		ef->rings[id] = fr;
 		gen = ed->model.ekt.e[id].gen;
 	}
 	mutex_unlock(&ef->rings_lock);
 	mutex_unlock(&ed->lock);
+	kfree(table);
 	if (ret) {
 		edge_free_ring(&fr);
 		return ret;
@@ -151,7 +162,7 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 		mutex_lock(&ed->lock);
 		mutex_lock(&ef->rings_lock);
 		ent = edge_ekt_get(&ed->model.ekt, id);
-		if (ent && ent->owner == ef && ent->gen == gen) {
+		if (ent && ent->owner == &ef->owner && ent->gen == gen) {
 			edge_model_cancel(&ed->model, id);
 			edge_free_ring(&ef->rings[id]);
 		}
@@ -178,7 +189,8 @@ static long edge_unregister(struct edge_file *ef, void __user *uarg)
 
 	mutex_lock(&ed->lock);
 	mutex_lock(&ef->rings_lock);
-	ret = edge_model_unregister(&ed->model, ureg.id, ef);
+	ret = edge_model_unregister(&ed->model, ureg.id,
+				    &ef->owner);
 	if (!ret)
 		edge_free_ring(&ef->rings[ureg.id]);
 	mutex_unlock(&ef->rings_lock);
@@ -245,7 +257,7 @@ static long edge_submit_job(struct edge_file *ef, void __user *uarg)
 		/* Real time: the job arrives now, not at the last step. */
 		if (!ed->virtual_time)
 			edge_model_advance(&ed->model, edge_frontend_now(ed));
-		ret = edge_model_submit_job(&ed->model, ef, &d, &id);
+		ret = edge_model_submit_job(&ed->model, &ef->owner, &d, &id);
 		/* Too many distinct kernels is a bad list, not a size. */
 		if (ret == -E2BIG)
 			ret = -EINVAL;
@@ -340,7 +352,14 @@ static long edge_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 /* Called by the model, under ed->lock, when completions were published. */
 void edge_notify(void *owner, u32 id)
 {
-	struct edge_file *ef = owner;
+	struct edge_owner *o = owner;
+
+	o->notify(o, id);
+}
+
+static void edge_file_notify(struct edge_owner *o, u32 id)
+{
+	struct edge_file *ef = container_of(o, struct edge_file, owner);
 
 	if (wq_has_sleeper(&ef->cq_wait))
 		wake_up_poll(&ef->cq_wait, EPOLLIN | EPOLLRDNORM);
@@ -349,7 +368,8 @@ void edge_notify(void *owner, u32 id)
 /* Called by the model, under ed->lock, when a job of @owner ended. */
 void edge_job_notify(void *owner, const struct edge_job_end *e)
 {
-	struct edge_file *ef = owner;
+	/* Only files submit jobs: the owner is always a file's. */
+	struct edge_file *ef = container_of(owner, struct edge_file, owner);
 	struct edge_job_cqe *c;
 
 	/* Submission kept a slot for it; never lose a completion silently. */
@@ -413,6 +433,7 @@ static int edge_open(struct inode *inode, struct file *file)
 		kvfree(ef);
 		return -ENOMEM;
 	}
+	ef->owner.notify = edge_file_notify;
 	ef->edev = ed;
 	init_waitqueue_head(&ef->cq_wait);
 	mutex_init(&ef->rings_lock);
@@ -433,7 +454,7 @@ static int edge_release(struct inode *inode, struct file *file)
 
 	mutex_lock(&ed->lock);
 	/* Jobs first: each ends CANCELLED (its completion goes with ef). */
-	edge_model_cancel_jobs(&ed->model, ef);
+	edge_model_cancel_jobs(&ed->model, &ef->owner);
 	WARN_ON_ONCE(ef->jobs_pending);
 	mutex_lock(&ef->rings_lock);
 	for (i = 0; i < EDGE_EKT_ENTRIES; i++) {

@@ -10,17 +10,42 @@
 #include <linux/hrtimer.h>
 #include <linux/sched/signal.h>
 #include <linux/cpumask.h>
+#include <linux/math64.h>
 
 #include "edge_drv.h"
 
 /* Model events per step: ~a few ms of work under TCG at most. */
 #define EDGE_STEP_BUDGET	4096
 
+/* Model time in real mode.  Under ed->lock. */
 u64 edge_frontend_now(struct edge_device *ed)
 {
-	return ktime_get_ns() - ed->t0;
+	u64 dt = ktime_get_ns() - ed->ts_kt;
+
+	if (ed->time_scale_pct == 100)
+		return ed->ts_model + dt;
+	return ed->ts_model + mul_u64_u32_div(dt, ed->time_scale_pct, 100);
 }
 
+/*
+ * Slow the model down (or speed it up) against the wall clock: under
+ * TCG the host runs ~25x slower than the model's GPU would, and a scale
+ * of 4 keeps their ratio.  Rebased at the current instant, so model time
+ * stays monotonic.  Under ed->lock.
+ */
+void edge_frontend_set_scale(struct edge_device *ed, u32 pct)
+{
+	u64 now = edge_frontend_now(ed);
+
+	ed->ts_kt = ktime_get_ns();
+	ed->ts_model = now;
+	ed->time_scale_pct = pct;
+}
+
+/*
+ * Any context: wake_up() takes only the wait queue's irq-safe spinlock,
+ * so a NIC's interrupt handler may ring and kick.
+ */
 void edge_frontend_kick(struct edge_device *ed)
 {
 	wake_up(&ed->wait);
@@ -38,7 +63,16 @@ static bool frontend_step(struct edge_device *ed)
 
 	if (!ed->virtual_time)
 		edge_model_advance(m, edge_frontend_now(ed));
-	work = edge_model_poll(m);
+	/*
+	 * Consumption and the scheduling pass apart, so that kernel queues
+	 * are time-stamped when their entries were consumed (what a user
+	 * producer sees as sq.head moving), not after the pass.
+	 */
+	work = edge_model_consume(m);
+	if (work) {
+		edge_kapi_dispatched(ed);
+		edge_model_schedule(m);
+	}
 	/* Bounded: the lock is dropped and the CPU yielded between steps. */
 	if (!ed->virtual_time)
 		work += edge_model_run_budget(m, edge_model_now(m),
@@ -112,6 +146,11 @@ static int frontend_thread(void *data)
 				}
 			} else if (!ed->virtual_time) {
 				u64 wait = next - edge_model_now(&ed->model);
+
+				/* Model ns to wall ns at the current scale. */
+				if (ed->time_scale_pct != 100)
+					wait = mul_u64_u32_div(wait, 100,
+							       ed->time_scale_pct);
 
 				/* A far completion is no reason to spin. */
 				if (wait > idle_ns && now - last_work >= idle_ns)

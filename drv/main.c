@@ -30,6 +30,11 @@ module_param(poll_idle_us, uint, 0444);
 MODULE_PARM_DESC(poll_idle_us,
 		 "Front end busy-polls this long after work, then sleeps (default 1000)");
 
+static unsigned int time_scale_pct = 100;
+module_param(time_scale_pct, uint, 0444);
+MODULE_PARM_DESC(time_scale_pct,
+		 "Real time: model ns per 100 wall ns (1-10000, default 100)");
+
 static dev_t edge_devt;
 static struct class *edge_class;
 static struct edge_device *edge_devs[EDGE_MAX_DEVICES];
@@ -42,6 +47,12 @@ static char *edge_devnode(struct device *dev, umode_t *mode)
 	return NULL;
 }
 
+/* For the in-kernel API; devices only change at load and unload. */
+struct edge_device *edge_device_at(unsigned int index)
+{
+	return index < EDGE_MAX_DEVICES ? edge_devs[index] : NULL;
+}
+
 static void edge_device_destroy(struct edge_device *ed)
 {
 	if (ed->dev)
@@ -49,9 +60,11 @@ static void edge_device_destroy(struct edge_device *ed)
 	cdev_del(&ed->cdev);
 	edge_frontend_stop(ed);
 	mutex_lock(&ed->lock);
+	edge_kapi_device_fini(ed);
 	edge_model_fini(&ed->model);
 	mutex_unlock(&ed->lock);
 	mutex_destroy(&ed->lock);
+	kfree(ed->kdoorbells);
 	kvfree(ed);
 }
 
@@ -67,12 +80,17 @@ static int edge_device_create(int index, const struct edge_preset *p)
 	ed->virtual_time = virtual_time;
 	ed->poll_idle_us = poll_idle_us;
 	ed->cpu = -1;
-	ed->t0 = ktime_get_ns();
+	ed->ts_kt = ktime_get_ns();
+	ed->time_scale_pct = time_scale_pct;
 	mutex_init(&ed->lock);
+	spin_lock_init(&ed->kq_lock);
 	init_waitqueue_head(&ed->wait);
-	ret = edge_model_init(&ed->model, p, edge_notify);
+	ed->kdoorbells = kcalloc(EDGE_EKT_ENTRIES, sizeof(u32), GFP_KERNEL);
+	ret = ed->kdoorbells ? edge_model_init(&ed->model, p, edge_notify) :
+			       -ENOMEM;
 	if (ret) {
 		mutex_destroy(&ed->lock);
+		kfree(ed->kdoorbells);
 		kvfree(ed);
 		return ret;
 	}
@@ -118,6 +136,8 @@ static int __init edge_init(void)
 
 	if (!nr_devices || nr_devices > EDGE_MAX_DEVICES)
 		return -EINVAL;
+	if (!time_scale_pct || time_scale_pct > 10000)
+		return -EINVAL;
 	p = edge_preset_find(preset);
 	if (!p)
 		return -EINVAL;
@@ -135,6 +155,9 @@ static int __init edge_init(void)
 		if (ret)
 			goto err_devs;
 	}
+	ret = edge_kapi_init();
+	if (ret)
+		goto err_devs;
 	pr_info("edge: %u device(s), preset %s, %s time\n", nr_devices,
 		p->name, virtual_time ? "virtual" : "real");
 	return 0;
@@ -148,6 +171,7 @@ err_region:
 
 static void __exit edge_exit(void)
 {
+	edge_kapi_exit();
 	edge_destroy_all();
 	class_destroy(edge_class);
 	unregister_chrdev_region(edge_devt, nr_devices);

@@ -105,6 +105,43 @@ static ssize_t poll_idle_us_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(poll_idle_us);
 
+static ssize_t time_scale_pct_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct edge_device *ed = dev_get_drvdata(dev);
+	u32 v;
+
+	mutex_lock(&ed->lock);
+	v = ed->time_scale_pct;
+	mutex_unlock(&ed->lock);
+	return sysfs_emit(buf, "%u\n", v);
+}
+
+/* Model ns per 100 wall ns; real time only (virtual time has no wall). */
+static ssize_t time_scale_pct_store(struct device *dev,
+				    struct device_attribute *attr,
+				    const char *buf, size_t count)
+{
+	struct edge_device *ed = dev_get_drvdata(dev);
+	u32 v;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	ret = kstrtou32(buf, 0, &v);
+	if (ret)
+		return ret;
+	if (!v || v > 10000 || ed->virtual_time)
+		return -EINVAL;
+	mutex_lock(&ed->lock);
+	edge_frontend_set_scale(ed, v);
+	mutex_unlock(&ed->lock);
+	/* A sleeping front end's timeout was computed with the old scale. */
+	edge_frontend_kick(ed);
+	return count;
+}
+static DEVICE_ATTR_RW(time_scale_pct);
+
 static ssize_t cpu_show(struct device *dev, struct device_attribute *attr,
 			char *buf)
 {
@@ -148,6 +185,7 @@ static struct attribute *edge_attrs[] = {
 	&dev_attr_time_mode.attr,
 	&dev_attr_poll_idle_us.attr,
 	&dev_attr_cpu.attr,
+	&dev_attr_time_scale_pct.attr,
 	NULL,
 };
 

@@ -132,29 +132,60 @@ int edge_cp_set_policy(struct edge_cp *cp, u32 policy)
 	return 0;
 }
 
+/* A job not yet ended still counts on entry @idx, or a kernel runs. */
+static bool class_in_use(const struct edge_cp *cp, u32 idx)
+{
+	u32 i, c;
+
+	if (cp->cls[idx].inflight)
+		return true;
+	for (i = 0; i < EDGE_CP_JOBS; i++) {
+		const struct edge_cp_job *j = &cp->jobs[i];
+
+		if (j->state == EDGE_JOB_FREE)
+			continue;
+		for (c = 0; c < j->nr_cls; c++)
+			if (j->cls[c] == idx && j->left[c])
+				return true;
+	}
+	return false;
+}
+
+/*
+ * Enter kernel @k in the profiling table at @idx (the driver: at
+ * REGISTER).  -EINVAL for a bad index or a kernel no core can hold,
+ * -EBUSY while a job still counts on the entry.
+ */
 int edge_cp_set_class(struct edge_cp *cp, u32 idx, const struct edge_kdesc *k)
 {
 	struct edge_cp_class *c;
+	u32 cap;
 
 	if (idx >= EDGE_CP_CLASSES || !k->num_tbs)
 		return -EINVAL;
+	cap = edge_simt_tbs_per_gpu(cp->s, k);
+	if (!cap)
+		return -EINVAL;
+	if (class_in_use(cp, idx))
+		return -EBUSY;
 	c = &cp->cls[idx];
 	memset(c, 0, sizeof(*c));
 	c->used = true;
 	c->k = *k;
 	c->iso_ns = edge_simt_iso_ns(cp->s, k);
-	c->cap_wgs = edge_simt_tbs_per_gpu(cp->s, k);
-	if (!c->cap_wgs) {
-		memset(c, 0, sizeof(*c));
-		return -EINVAL;
-	}
+	c->cap_wgs = cap;
 	return 0;
 }
 
-void edge_cp_clear_class(struct edge_cp *cp, u32 idx)
+/* Remove entry @idx (the driver: at UNREGISTER); -EBUSY while in use. */
+int edge_cp_clear_class(struct edge_cp *cp, u32 idx)
 {
-	if (idx < EDGE_CP_CLASSES)
-		memset(&cp->cls[idx], 0, sizeof(cp->cls[idx]));
+	if (idx >= EDGE_CP_CLASSES)
+		return -EINVAL;
+	if (class_in_use(cp, idx))
+		return -EBUSY;
+	memset(&cp->cls[idx], 0, sizeof(cp->cls[idx]));
+	return 0;
 }
 
 /*
@@ -195,7 +226,8 @@ static u64 rem_offline(const struct edge_cp *cp, const struct edge_cp_job *j)
 static u64 rem_work(const struct edge_cp *cp, const struct edge_cp_job *j,
 		    bool offline)
 {
-	u64 t = 0;
+	u64 t = 0, share = 0, now = cp->eng->now;
+	bool cold = false;
 	u32 i;
 
 	for (i = 0; i < j->nr_cls; i++) {
@@ -203,7 +235,26 @@ static u64 rem_work(const struct edge_cp *cp, const struct edge_cp_job *j,
 		u64 wgs = c->k.num_tbs < c->cap_wgs ? c->k.num_tbs : c->cap_wgs;
 		u64 lat = offline ? c->iso_ns : c->lat_ns;
 
+		if (!j->left[i])
+			continue;
+		if (!lat)
+			cold = true;
+		if (edge_div64(wgs * 1000, c->cap_wgs) > share)
+			share = edge_div64(wgs * 1000, c->cap_wgs);
 		t += edge_div64((u64)j->left[i] * lat * wgs, c->cap_wgs);
+	}
+	/*
+	 * Before its kernels have been measured, an admitted job is taken
+	 * to need the rest of its deadline (LAX Section 4.3, "we use the
+	 * programmer-provided deadline"): with nothing measured yet, a
+	 * burst would otherwise all be admitted at once.
+	 */
+	if (cold && j->arrival + j->deadline > now) {
+		u64 rest = edge_div64((j->arrival + j->deadline - now) * share,
+				      1000);
+
+		if (rest > t)
+			t = rest;
 	}
 	return t;
 }
@@ -225,6 +276,31 @@ static u64 lax_rank(const struct edge_cp *cp, const struct edge_cp_job *j)
 		return j->deadline - compl;
 	/* Predicted to miss: behind every job that still has laxity. */
 	return compl < RANK_LOW ? RANK_LOW + compl : RANK_INF - 1;
+}
+
+/*
+ * LAX-P ranks the jobs predicted to make their deadline by laxity in
+ * steps of 1/16 of the deadline, and within a step the shortest remaining
+ * first; the jobs predicted to miss come after, by completion time.
+ * Within a step, laxity differences are mostly estimation noise that
+ * only reorders jobs back and forth; shortest-remaining finishes what is
+ * nearly done (what PREMA gets right on STEM).  See laxp_drop() for its
+ * other half.
+ */
+#define LAXP_STEPS	16
+
+static u64 laxp_rank(const struct edge_cp *cp, const struct edge_cp_job *j)
+{
+	u64 now = cp->eng->now, dur = now - j->arrival;
+	u64 rem = rem_measured(cp, j), compl = rem + dur, step;
+
+	if (dur > j->deadline)
+		return RANK_INF;
+	if (j->deadline <= compl)
+		return compl < RANK_LOW ? RANK_LOW + compl : RANK_INF - 1;
+	step = edge_div64(j->deadline, LAXP_STEPS);
+	return (edge_div64_64(j->deadline - compl, step ? step : 1) << 40) |
+	       (rem < (1ULL << 40) ? rem : (1ULL << 40) - 1);
 }
 
 /* Baymax's QoS headroom by its offline prediction. */
@@ -501,7 +577,7 @@ static void pro_admit(struct edge_cp *cp)
 static bool lax_admits(const struct edge_cp *cp, const struct edge_cp_job *j,
 		       bool offline, u64 *hold)
 {
-	u64 tot = 0, dur = cp->eng->now - j->arrival, beside, queue;
+	u64 tot = 0, dur = cp->eng->now - j->arrival, beside, queue, own;
 	u32 i;
 
 	for (i = 0; i < EDGE_CP_JOBS; i++) {
@@ -511,7 +587,8 @@ static bool lax_admits(const struct edge_cp *cp, const struct edge_cp_job *j,
 			tot += rem_work(cp, o, offline);
 	}
 	*hold = offline ? rem_offline(cp, j) : rem_measured(cp, j);
-	beside = *hold - rem_work(cp, j, offline);
+	own = rem_work(cp, j, offline);
+	beside = *hold > own ? *hold - own : 0;
 	queue = tot > beside ? tot - beside : 0;
 	return dur + *hold + queue < j->deadline;
 }
@@ -528,11 +605,15 @@ static void act_parse(struct edge_cp *cp, struct edge_cp_job *j)
 		/* New jobs start at the highest priority (LAX Section 5.1). */
 		return job_admit(cp, j, 0);
 	case EDGE_POL_LAX_SW:
+		if (!lax_admits(cp, j, false, &hold))
+			return job_reject(cp, j);
+		/* Static: ranked by the laxity just estimated. */
+		return job_admit(cp, j, j->deadline - hold - dur);
 	case EDGE_POL_LAXP:
 		if (!lax_admits(cp, j, false, &hold))
 			return job_reject(cp, j);
-		/* Ranked by the laxity just estimated. */
-		return job_admit(cp, j, j->deadline - hold - dur);
+		/* As LAX: first (ranking it by laxp_rank() costs STEM 20 %). */
+		return job_admit(cp, j, 0);
 	case EDGE_POL_BAY:
 		if (!lax_admits(cp, j, true, &hold))
 			return job_reject(cp, j);
@@ -559,6 +640,7 @@ static u32 bat_gather(struct edge_cp *cp, struct edge_cp_job *lead, u16 cls)
 		j->inflight = lead->idx + 1;
 		j->launched_at = cp->eng->now;
 		j->state = EDGE_JOB_RUNNING;
+		cp->batched++;
 		n++;
 	}
 	return n;
@@ -607,12 +689,16 @@ bool edge_cp_kernel_done(struct edge_cp *cp, u64 cookie, u32 code)
 	    cp->jobs[lead].gen != (u32)((cookie & ~EDGE_CP_COOKIE) >> 32))
 		return true;	/* cancelled meanwhile */
 	c = &cp->cls[cp->jobs[lead].kern[cp->jobs[lead].next]];
-	for (i = 0; i < EDGE_CP_JOBS; i++) {
+	/* Only batches (BAT) have other jobs in them: walk the table then. */
+	for (i = cp->batched ? 0 : lead;
+	     i < (cp->batched ? EDGE_CP_JOBS : lead + 1); i++) {
 		struct edge_cp_job *j = &cp->jobs[i];
 		u32 k;
 
 		if (j->inflight != lead + 1 || !admitted(j))
 			continue;
+		if (i != lead)
+			cp->batched--;
 		j->inflight = 0;
 		for (k = 0; k < j->nr_cls; k++)
 			if (j->cls[k] == j->kern[j->next])
@@ -684,6 +770,37 @@ static void prema_update(struct edge_cp *cp)
 	}
 }
 
+static bool exact_cookie(u64 cookie, void *arg)
+{
+	return cookie == *(u64 *)arg;
+}
+
+/*
+ * LAX-P drops a job whose deadline has passed: the work-groups of its
+ * kernel in flight are preempted (their slots go to jobs that can still
+ * make it) and the job ends CANCELLED.
+ */
+static void laxp_drop(struct edge_cp *cp)
+{
+	u64 now = cp->eng->now;
+	u32 i;
+
+	for (i = 0; i < EDGE_CP_JOBS; i++) {
+		struct edge_cp_job *j = &cp->jobs[i];
+		u64 cookie = EDGE_CP_COOKIE | (u64)j->gen << 32 | j->idx;
+
+		if (!admitted(j) || now - j->arrival <= j->deadline)
+			continue;
+		if (j->inflight == j->idx + 1) {
+			edge_simt_cancel(cp->s, exact_cookie, &cookie);
+			cp->cls[j->kern[j->next]].inflight--;
+		}
+		edge_engine_remove_obj(cp->eng, EDGE_EV_CP, j->idx);
+		cp->st.dropped++;
+		job_end(cp, j, EDGE_JOB_CANCELLED, false);
+	}
+}
+
 static void tick(struct edge_cp *cp)
 {
 	u32 pol = cp->cfg.policy, i;
@@ -710,12 +827,15 @@ static void tick(struct edge_cp *cp)
 
 		if (!admitted(j))
 			continue;
-		if (pol == EDGE_POL_LAX || pol == EDGE_POL_LAX_CPU ||
-		    pol == EDGE_POL_LAXP)
+		if (pol == EDGE_POL_LAX || pol == EDGE_POL_LAX_CPU)
 			j->rank = lax_rank(cp, j);
+		else if (pol == EDGE_POL_LAXP)
+			j->rank = laxp_rank(cp, j);
 		else if (pol == EDGE_POL_BAY)
 			j->rank = bay_rank(cp, j);
 	}
+	if (pol == EDGE_POL_LAXP)
+		laxp_drop(cp);
 	if (pol == EDGE_POL_PREMA && cp->eng->now >= cp->next_prema) {
 		prema_update(cp);
 		cp->next_prema += cp->cfg.prema_ns;
@@ -810,7 +930,11 @@ u32 edge_cp_cancel(struct edge_cp *cp, bool (*match)(u64 cookie, void *arg),
 		struct edge_cp_job *j = &cp->jobs[i];
 
 		if (j->state == EDGE_JOB_FREE || !j->inflight ||
-		    !gone[j->inflight - 1] || match(j->cookie, arg))
+		    !gone[j->inflight - 1])
+			continue;
+		if (j->inflight != i + 1)
+			cp->batched--;
+		if (match(j->cookie, arg))
 			continue;
 		j->inflight = 0;
 		cp_request(cp, j, ACT_LAUNCH, 0);

@@ -122,6 +122,7 @@ struct edge_cp_stats {
 	u64 done;
 	u64 met;		/* done by the deadline */
 	u64 cancelled;
+	u64 dropped;		/* LAX-P: past the deadline */
 	u64 wgs_met;		/* work-groups of jobs that met */
 	u64 wgs_all;		/* every completed work-group */
 	u64 kernels;		/* kernels launched */
@@ -142,6 +143,7 @@ struct edge_cp {
 	struct edge_cp_job *qhead[EDGE_CP_QUEUES];
 	struct edge_cp_job *qtail[EDGE_CP_QUEUES];
 	u32 active;		/* jobs not FREE */
+	u32 batched;		/* jobs in flight in another job's batch */
 	u64 cp_free_at;		/* the CP is busy until then */
 	bool ticking;
 	u32 tick_gen;
@@ -157,7 +159,7 @@ void edge_cp_default_cfg(struct edge_cp_cfg *cfg);
 int edge_cp_set_policy(struct edge_cp *cp, u32 policy);
 int edge_cp_set_class(struct edge_cp *cp, u32 idx,
 		      const struct edge_kdesc *k);
-void edge_cp_clear_class(struct edge_cp *cp, u32 idx);
+int edge_cp_clear_class(struct edge_cp *cp, u32 idx);
 int edge_cp_submit(struct edge_cp *cp, const struct edge_cp_jobdesc *d);
 bool edge_cp_handle(struct edge_cp *cp, const struct edge_ev *ev);
 bool edge_cp_kernel_done(struct edge_cp *cp, u64 cookie, u32 code);

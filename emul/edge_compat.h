@@ -22,6 +22,7 @@
 #include <linux/math64.h>
 #include <asm/barrier.h>
 #include <linux/compiler.h>
+#include <linux/bits.h>
 
 /* Process context only: the model allocates when work is registered,
  * never while it steps.
@@ -76,8 +77,6 @@ typedef __u64 u64;
 typedef __s32 s32;
 typedef __s64 s64;
 
-#define BIT_ULL(nr)	(1ULL << (nr))
-
 static inline void *edge_zalloc(size_t size)
 {
 	return calloc(1, size);
@@ -107,6 +106,10 @@ static inline u64 edge_div64_64(u64 a, u64 b)
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
+#ifndef BIT_ULL
+#define BIT_ULL(nr)	(1ULL << (nr))
 #endif
 
 #endif /* __KERNEL__ */

@@ -27,6 +27,11 @@ void edge_ekt_fini(struct edge_ekt *t)
 	t->n = 0;
 }
 
+bool edge_ekt_room(const struct edge_ekt *t)
+{
+	return t->used < t->n;
+}
+
 /* Returns NULL when the table is full. */
 struct edge_ekt_entry *edge_ekt_alloc(struct edge_ekt *t)
 {

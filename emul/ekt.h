@@ -16,6 +16,7 @@ struct edge_ekt_entry {
 	struct edge_kdesc k;
 	struct edge_ring ring;
 	void *owner;		/* drv/'s cookie: who registered it */
+	void *fn_state;		/* edge_func_state_new()'s, freed with it */
 	u32 inflight;		/* consumed, not yet completed */
 	u64 submitted;
 	u64 completed;
@@ -30,6 +31,7 @@ struct edge_ekt {
 
 int edge_ekt_init(struct edge_ekt *t, u32 n);
 void edge_ekt_fini(struct edge_ekt *t);
+bool edge_ekt_room(const struct edge_ekt *t);
 struct edge_ekt_entry *edge_ekt_alloc(struct edge_ekt *t);
 void edge_ekt_free(struct edge_ekt *t, struct edge_ekt_entry *ent);
 struct edge_ekt_entry *edge_ekt_get(struct edge_ekt *t, u32 id);

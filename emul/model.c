@@ -91,10 +91,6 @@ int edge_model_set_cfg(struct edge_model *m, const struct edge_simt_cfg *cfg)
 }
 
 /*
- * Register an event kernel whose rings live in @mem.  Fails with -EBUSY
- * when the table is full; nothing changes then.
- */
-/*
  * The shape a job runs an entry's kernel with: the entry's own, but as a
  * TB kernel.  One TB of one warp is an event warp to the SIMT model, so
  * in a job it becomes a TB of two warps (as edge-sim's job kernels).
@@ -105,30 +101,46 @@ static void job_kdesc(const struct edge_model *m, const struct edge_kdesc *k,
 	u32 ws = m->preset->warp_size;
 
 	*out = *k;
+	/* A job's kernel computes nothing: it has no function table. */
+	out->table = NULL;
+	out->table_len = 0;
 	if (out->num_tbs == 1 && out->block_threads <= ws) {
 		out->block_threads = 2 * ws;
 		out->warps_per_tb = 2;
 	}
 }
 
+/*
+ * Register an event kernel whose rings live in @mem.  Fails with -EBUSY
+ * when the table is full, -EINVAL when the function's table is bad
+ * (k->table, read here and not kept), -ENOMEM; nothing changes then.
+ */
 int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 			const struct edge_ring_mem *mem, void *owner, u32 *id)
 {
 	struct edge_ekt_entry *ent;
 	struct edge_kdesc jk;
+	void *state;
 	int ret;
 
-	ent = edge_ekt_alloc(&m->ekt);
-	if (!ent)
+	if (!edge_ekt_room(&m->ekt))
 		return -EBUSY;
+	/* The table is the caller's: what the entry keeps is built from it. */
+	ret = edge_func_state_new(k->func, k->table, k->table_len, &state);
+	if (ret)
+		return ret;
+	ent = edge_ekt_alloc(&m->ekt);
 	/* Jobs name the entry by its EKT id: its profiling-table index. */
 	job_kdesc(m, k, &jk);
 	ret = edge_cp_set_class(m->cp, ent->id, &jk);
 	if (ret) {
 		edge_ekt_free(&m->ekt, ent);
+		edge_func_state_free(k->func, state);
 		return ret;
 	}
 	ent->k = *k;
+	ent->k.table = NULL;
+	ent->fn_state = state;
 	ent->owner = owner;
 	edge_ring_attach(&ent->ring, k->ring_entries, k->param_size,
 			 &mem->layout, &mem->doorbells[ent->id], mem->sq,
@@ -143,7 +155,12 @@ int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 
 static void entry_release(struct edge_model *m, struct edge_ekt_entry *ent)
 {
-	edge_cp_clear_class(m->cp, ent->id);
+	int ret = edge_cp_clear_class(m->cp, ent->id);
+
+	/* Every job naming the entry has ended: no job counts on it. */
+	EDGE_ASSERT(!ret);
+	edge_func_state_free(ent->k.func, ent->fn_state);
+	ent->fn_state = NULL;
 	edge_ekt_free(&m->ekt, ent);
 }
 
@@ -302,17 +319,35 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 	return i;
 }
 
-/* Consume every rung doorbell; returns the events dispatched. */
-u32 edge_model_poll(struct edge_model *m)
+/*
+ * Consume every rung doorbell into the SIMT model's queues, without the
+ * scheduling pass; returns the events consumed.  The front end splits
+ * the two to time-stamp consumption (drv/kapi.c); a caller of this must
+ * call edge_model_schedule() when it returns non-zero.
+ */
+u32 edge_model_consume(struct edge_model *m)
 {
 	u32 i, n = 0;
 
 	for (i = 0; i < m->ekt.n; i++)
 		if (m->ekt.e[i].used)
 			n += poll_entry(m, &m->ekt.e[i]);
-	/* One scheduling pass for everything that arrived at this instant. */
+	return n;
+}
+
+/* One scheduling pass for everything that arrived at this instant. */
+void edge_model_schedule(struct edge_model *m)
+{
+	edge_simt_schedule(&m->simt);
+}
+
+/* Consume every rung doorbell and schedule; returns the events dispatched. */
+u32 edge_model_poll(struct edge_model *m)
+{
+	u32 n = edge_model_consume(m);
+
 	if (n)
-		edge_simt_schedule(&m->simt);
+		edge_model_schedule(m);
 	return n;
 }
 
@@ -336,7 +371,7 @@ static void simt_done(void *ctx, u64 cookie, u32 code)
 	}
 	r = &ent->ring;
 	if (code == EDGE_CQE_DONE)
-		code = edge_func_run(ent->k.func,
+		code = edge_func_run(ent->k.func, ent->fn_state,
 				     (void *)edge_ring_param(r, seq),
 				     r->param_size, &res);
 	edge_ring_complete(r, seq, code, res);

@@ -106,6 +106,8 @@ int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 int edge_model_unregister(struct edge_model *m, u32 id, void *owner);
 u32 edge_model_cancel(struct edge_model *m, u32 id);
 u32 edge_model_poll(struct edge_model *m);
+u32 edge_model_consume(struct edge_model *m);
+void edge_model_schedule(struct edge_model *m);
 u32 edge_model_run_until(struct edge_model *m, u64 until);
 u32 edge_model_run_budget(struct edge_model *m, u64 until, u32 budget);
 u64 edge_model_next_time(const struct edge_model *m);

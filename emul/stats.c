@@ -75,3 +75,20 @@ u64 edge_lat_pct(const struct edge_lat *l, u32 pct)
 	}
 	return l->max;
 }
+
+/* Fold @s into @d, as if its samples had been added to @d. */
+void edge_lat_merge(struct edge_lat *d, const struct edge_lat *s)
+{
+	u32 b;
+
+	if (!s->n)
+		return;
+	if (!d->n || s->min < d->min)
+		d->min = s->min;
+	if (s->max > d->max)
+		d->max = s->max;
+	d->n += s->n;
+	d->sum += s->sum;
+	for (b = 0; b < EDGE_LAT_BUCKETS; b++)
+		d->hist[b] += s->hist[b];
+}

@@ -22,5 +22,6 @@ struct edge_lat {
 void edge_lat_add(struct edge_lat *l, u64 v);
 u64 edge_lat_avg(const struct edge_lat *l);
 u64 edge_lat_pct(const struct edge_lat *l, u32 pct);
+void edge_lat_merge(struct edge_lat *d, const struct edge_lat *s);
 
 #endif /* _EDGE_STATS_H */

@@ -85,6 +85,18 @@ int edge_validate_register(const struct edge_preset *p,
 
 	if (edge_validate_warp_state(&r->ws))
 		return -EINVAL;
+	if (r->pad)
+		return -EINVAL;
+	/* Only a function that reads a table takes one, and never empty. */
+	if (r->func == EDGE_FN_LPM4) {
+		if (!r->table_ptr || !r->table_len ||
+		    r->table_len % sizeof(struct edge_lpm_entry) ||
+		    r->table_len > EDGE_LPM_MAX_ENTRIES *
+				   sizeof(struct edge_lpm_entry))
+			return -EINVAL;
+	} else if (r->table_ptr || r->table_len) {
+		return -EINVAL;
+	}
 
 	memset(out, 0, sizeof(*out));
 	out->func = r->func;
@@ -101,6 +113,7 @@ int edge_validate_register(const struct edge_preset *p,
 	out->ring_entries = r->ring_entries;
 	out->warp_cycles = r->warp_cycles;
 	out->ws = r->ws;
+	out->table_len = r->table_len;
 	out->num_tbs = (u64)r->grid_x * r->grid_y * r->grid_z;
 	out->block_threads = (u32)threads;
 	out->warps_per_tb = (out->block_threads + p->warp_size - 1) /

@@ -21,6 +21,13 @@ struct edge_kdesc {
 	u32 ring_entries;
 	u64 warp_cycles;
 	struct edge_warp_state ws;
+	/*
+	 * The function's table (EDGE_FN_LPM4): @table_len bytes the host
+	 * copied in; validation checks the length only and leaves @table
+	 * NULL, the host points it at its copy before registering.
+	 */
+	const void *table;
+	u32 table_len;
 	u64 num_tbs;		/* grid_x * grid_y * grid_z */
 	u32 block_threads;	/* block_x * block_y * block_z */
 	u32 warps_per_tb;

@@ -176,10 +176,10 @@ TEST_F(vjobs, lax_rejects_burst)
 		kern[i] = self->k;
 	ASSERT_EQ(0, sched_write("sched/queue_policy", "lax"));
 	/*
-	 * Warm-up: LAX is optimistic about a kernel it never saw end.  Ten
-	 * kernels of ~20 us span the CP's 100 us profiling ticks, so the
-	 * kernel is measured while the job runs, whenever the tick after
-	 * its end comes.
+	 * Warm-up, so that LAX's estimates come from a measured kernel.
+	 * Ten kernels of ~20 us span the CP's 100 us profiling ticks, so
+	 * the kernel is measured while the job runs, whenever the tick
+	 * after its end comes.
 	 */
 	ASSERT_EQ(0, submit(self->fd, 0, 1000000000, kern, 10, 1000, &id));
 	ASSERT_EQ(1, reap_n(self->fd, self->c, 1, 10000));

@@ -913,22 +913,6 @@ static void simulate(const struct scen *sc, const struct edge_preset *p,
 	}
 }
 
-static void lat_merge(struct edge_lat *d, const struct edge_lat *s)
-{
-	u32 b;
-
-	if (!s->n)
-		return;
-	if (!d->n || s->min < d->min)
-		d->min = s->min;
-	if (s->max > d->max)
-		d->max = s->max;
-	d->n += s->n;
-	d->sum += s->sum;
-	for (b = 0; b < EDGE_LAT_BUCKETS; b++)
-		d->hist[b] += s->hist[b];
-}
-
 static u64 ratio_milli(u64 a, u64 b)
 {
 	return b ? (u64)(((unsigned __int128)a * 1000 + b / 2) / b) : 0;
@@ -965,8 +949,8 @@ static void run_one(const struct scen *sc, const struct edge_preset *p,
 	simulate(sc, p, seed, true, bg_iso_ns, &mix);
 	st = &mix.simt.st;
 
-	lat_merge(&res->sched, &st->sched);
-	lat_merge(&res->preempt, &st->preempt);
+	edge_lat_merge(&res->sched, &st->sched);
+	edge_lat_merge(&res->preempt, &st->preempt);
 	for (k = 0; k < EDGE_STALL_NR; k++) {
 		res->stall_cycles[k] += st->stall_cycles[k];
 		res->stall_count[k] += st->stall_count[k];

@@ -20,6 +20,8 @@
 #include "simt.h"
 
 #define MAX_KERNELS	EDGE_CP_CLASSES
+#define JOBS_CSV_HEADER	"workload,rate,jobs_per_s,policy,jobs,met,done,rejected," \
+			"dropped,throughput_per_s,p99_us,wasted_pct,kernels"
 #define MAX_PARTS	4
 #define MAX_SEQ_ITEMS	32
 #define MAX_RATES	4
@@ -42,6 +44,7 @@ struct wl {
 	char name[32];
 	char preset[16];
 	u32 jobs;
+	u32 runs;		/* independent runs summed per row */
 	u64 seed;
 	u64 deadline_ns;
 	u32 seq_mean;		/* 0: parts have no step */
@@ -235,6 +238,8 @@ static void parse_line(struct wl *w, const char *path, char *line, int depth)
 		snprintf(w->preset, sizeof(w->preset), "%s", rest);
 	} else if (!strcmp(key, "jobs")) {
 		w->jobs = (u32)num(rest, "jobs");
+	} else if (!strcmp(key, "runs")) {
+		w->runs = (u32)num(rest, "runs");
 	} else if (!strcmp(key, "seed")) {
 		w->seed = num(rest, "seed");
 	} else if (!strcmp(key, "deadline_us")) {
@@ -285,10 +290,11 @@ static void parse_wl(struct wl *w, const char *path)
 	memset(w, 0, sizeof(*w));
 	snprintf(w->preset, sizeof(w->preset), "lax");
 	w->jobs = 128;
+	w->runs = 1;
 	w->seed = 1;
 	parse_path(w, path, 0);
 	if (!w->name[0] || !w->deadline_ns || !w->nr_rates || !w->nr_parts ||
-	    !w->jobs)
+	    !w->jobs || !w->runs)
 		jdie("%s: needs workload, deadline_us, rate, part", path);
 }
 
@@ -312,7 +318,9 @@ static u32 build_job(const struct wl *w, struct edge_rng *r, u16 *out)
 	u32 seq = 1, n = 0, i, s;
 
 	if (w->seq_mean) {
-		seq = (u32)edge_rng_spread(r, w->seq_mean, w->seq_rsd);
+		/* Drawn in thousandths: the spread of a small mean rounds to 0. */
+		seq = (u32)((edge_rng_spread(r, 1000ULL * w->seq_mean,
+					     w->seq_rsd) + 500) / 1000);
 		if (!seq)
 			seq = 1;
 	}
@@ -351,14 +359,16 @@ static void on_job(void *ctx, u64 cookie, u32 state, bool met)
 		r->last_done = r->eng.now;
 }
 
+/* Summed over a cell's runs. */
 struct result {
-	u64 met, done, rejected, kernels;
-	u64 first_arrival, last_done;
-	u64 p99_us, wgs_all, wgs_met;
+	u64 met, done, rejected, dropped, kernels;
+	u64 span;		/* first arrival to last completion, ns */
+	u64 wgs_all, wgs_met;
+	struct edge_lat lat;	/* job latency, us */
 };
 
 static void run_one(const struct wl *w, const struct edge_preset *p,
-		    u32 rate_idx, u32 policy, struct result *res)
+		    u32 rate_idx, u32 policy, u64 seed, struct result *res)
 {
 	struct edge_simt_cfg scfg;
 	struct edge_cp_cfg ccfg;
@@ -368,6 +378,7 @@ static void run_one(const struct wl *w, const struct edge_preset *p,
 	u16 *list = malloc(sizeof(u16) * EDGE_CP_JOB_KERNELS);
 	u64 next_arrival, mean_ns = 1000000000ULL / w->rate[rate_idx];
 	u32 submitted = 0, i;
+	u64 first_arrival;
 
 	if (!list)
 		jdie("out of memory");
@@ -378,7 +389,7 @@ static void run_one(const struct wl *w, const struct edge_preset *p,
 	edge_engine_init(&r.eng);
 	edge_simt_default_cfg(&scfg);
 	/* The same seed for every policy: the same jobs at the same times. */
-	scfg.seed = w->seed + rate_idx;
+	scfg.seed = seed + rate_idx;
 	if (edge_simt_init(&r.simt, p, &r.eng, &scfg, on_kernel, &r))
 		jdie("model init failed");
 	edge_cp_default_cfg(&ccfg);
@@ -388,10 +399,10 @@ static void run_one(const struct wl *w, const struct edge_preset *p,
 	for (i = 0; i < w->nr_kernels; i++)
 		if (edge_cp_set_class(r.cp, i, &w->k[i]))
 			jdie("kernel %s rejected", w->kname[i]);
-	edge_rng_seed(&arr, w->seed * 1000003 + rate_idx);
-	edge_rng_seed(&seqr, w->seed * 7919 + rate_idx);
+	edge_rng_seed(&arr, seed * 1000003 + rate_idx);
+	edge_rng_seed(&seqr, seed * 7919 + rate_idx);
 	next_arrival = edge_rng_exp(&arr, mean_ns);
-	res->first_arrival = next_arrival;
+	first_arrival = next_arrival;
 	for (;;) {
 		u64 te = edge_engine_next_time(&r.eng);
 
@@ -420,18 +431,21 @@ static void run_one(const struct wl *w, const struct edge_preset *p,
 	}
 	if (!edge_cp_idle(r.cp) || !edge_simt_idle(&r.simt))
 		jdie("jobs left when the engine ran dry");
-	res->met = r.cp->st.met;
-	res->done = r.cp->st.done;
-	res->rejected = r.cp->st.rejected;
-	res->kernels = r.cp->st.kernels;
-	res->last_done = r.last_done;
-	res->p99_us = edge_lat_pct(&r.cp->st.lat, 99);
-	res->wgs_all = r.cp->st.wgs_all;
-	res->wgs_met = r.cp->st.wgs_met;
-	if (res->done + res->rejected != w->jobs)
-		jdie("%llu done + %llu rejected != %u jobs",
-		     (unsigned long long)res->done,
-		     (unsigned long long)res->rejected, w->jobs);
+	/* Every job is accounted for, exactly once. */
+	if (r.cp->st.done + r.cp->st.rejected + r.cp->st.dropped != w->jobs)
+		jdie("%llu done + %llu rejected + %llu dropped != %u jobs",
+		     (unsigned long long)r.cp->st.done,
+		     (unsigned long long)r.cp->st.rejected,
+		     (unsigned long long)r.cp->st.dropped, w->jobs);
+	res->met += r.cp->st.met;
+	res->done += r.cp->st.done;
+	res->rejected += r.cp->st.rejected;
+	res->dropped += r.cp->st.dropped;
+	res->kernels += r.cp->st.kernels;
+	res->span += r.last_done > first_arrival ? r.last_done - first_arrival : 0;
+	res->wgs_all += r.cp->st.wgs_all;
+	res->wgs_met += r.cp->st.wgs_met;
+	edge_lat_merge(&res->lat, &r.cp->st.lat);
 	edge_cp_fini(r.cp);
 	edge_simt_fini(&r.simt);
 	edge_engine_fini(&r.eng);
@@ -441,7 +455,7 @@ static void run_one(const struct wl *w, const struct edge_preset *p,
 
 static void jusage(void)
 {
-	fputs("usage: edge-sim jobs [-P POLICY[,POLICY]...] [-r RATE[,RATE]...] [-n] WORKLOAD\n"
+	fputs("usage: edge-sim jobs [-P POLICY[,POLICY]...] [-r RATE[,RATE]...] [-R RUNS] [-n] [-H] WORKLOAD\n"
 	      "  one CSV row per rate x policy (default: all of both)\n", stderr);
 	exit(2);
 }
@@ -464,15 +478,21 @@ static bool listed(const char *list, const char *name)
 int jobsim_main(int argc, char **argv)
 {
 	const char *pols = NULL, *rates = NULL;
+	u32 runs = 0;
 	const struct edge_preset *p;
 	bool header = true;
 	struct wl *w;
 	int opt;
-	u32 ri, pi;
+	u32 ri, pi, k;
 
 	optind = 1;
-	while ((opt = getopt(argc, argv, "P:r:n")) != -1) {
-		if (opt == 'P')
+	while ((opt = getopt(argc, argv, "P:r:R:nH")) != -1) {
+		if (opt == 'H') {
+			puts(JOBS_CSV_HEADER);
+			return 0;
+		} else if (opt == 'R')
+			runs = (u32)num(optarg, "-R");
+		else if (opt == 'P')
 			pols = optarg;
 		else if (opt == 'r')
 			rates = optarg;
@@ -487,12 +507,13 @@ int jobsim_main(int argc, char **argv)
 	if (!w)
 		jdie("out of memory");
 	parse_wl(w, argv[optind]);
+	if (runs)
+		w->runs = runs;
 	p = edge_preset_find(w->preset);
 	if (!p)
 		jdie("unknown preset '%s'", w->preset);
 	if (header)
-		printf("workload,rate,jobs_per_s,policy,jobs,met,done,rejected,"
-		       "throughput_per_s,p99_us,wasted_pct,kernels\n");
+		puts(JOBS_CSV_HEADER);
 	for (ri = 0; ri < w->nr_rates; ri++) {
 		if (!listed(rates, w->rate_name[ri]))
 			continue;
@@ -503,18 +524,20 @@ int jobsim_main(int argc, char **argv)
 			if (!listed(pols, edge_cp_policy_name(pi)))
 				continue;
 			memset(&res, 0, sizeof(res));
-			run_one(w, p, ri, pi, &res);
-			span = res.last_done > res.first_arrival ?
-			       res.last_done - res.first_arrival : 1;
-			printf("%s,%s,%llu,%s,%u,%llu,%llu,%llu,%.1f,%llu,%.1f,%llu\n",
+			/* Run k uses seed + 1000 k: other jobs, other times. */
+			for (k = 0; k < w->runs; k++)
+				run_one(w, p, ri, pi, w->seed + 1000ULL * k, &res);
+			span = res.span ? res.span : 1;
+			printf("%s,%s,%llu,%s,%u,%llu,%llu,%llu,%llu,%.1f,%llu,%.1f,%llu\n",
 			       w->name, w->rate_name[ri],
 			       (unsigned long long)w->rate[ri],
-			       edge_cp_policy_name(pi), w->jobs,
+			       edge_cp_policy_name(pi), w->jobs * w->runs,
 			       (unsigned long long)res.met,
 			       (unsigned long long)res.done,
 			       (unsigned long long)res.rejected,
+			       (unsigned long long)res.dropped,
 			       res.met * 1e9 / (double)span,
-			       (unsigned long long)res.p99_us,
+			       (unsigned long long)edge_lat_pct(&res.lat, 99),
 			       res.wgs_all ? 100.0 * (double)(res.wgs_all - res.wgs_met) /
 					     (double)res.wgs_all : 0.0,
 			       (unsigned long long)res.kernels);

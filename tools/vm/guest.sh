@@ -5,6 +5,7 @@
 # console.
 cd /edge || exit 1
 export EDGE_KO=/edge/edge.ko
+export EDGE_NICSIM_KO=/edge/edge_nicsim.ko
 fail=0
 
 load() {
@@ -31,6 +32,10 @@ check)
 		# Each suite loads and unloads the module as it needs.
 		"$t" || fail=1
 	done
+	if grep -q '^edge_nicsim ' /proc/modules; then
+		echo "guest: a suite left edge_nicsim.ko loaded" >&2
+		rmmod edge_nicsim || fail=1
+	fi
 	if grep -q '^edge ' /proc/modules; then
 		echo "guest: a suite left edge.ko loaded" >&2
 		unload
@@ -40,6 +45,8 @@ bench)
 	load
 	./edge-bench || fail=1
 	unload
+	# The in-kernel API's path, through edge_nicsim.ko (loads its own).
+	./kapi-bench.sh || fail=1
 	;;
 *)
 	echo "guest: unknown EDGE_MODE '$EDGE_MODE'" >&2

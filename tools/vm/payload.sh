@@ -1,12 +1,13 @@
 #!/bin/bash
-# Assemble a guest payload directory: edge.ko, the static tools, the
-# kselftest binaries and the guest-side script.
+# Assemble a guest payload directory: edge.ko, edge_nicsim.ko, the static
+# tools, the kselftest binaries and the guest-side scripts.
 # Usage: payload.sh OUTDIR BUILD_DIR
 set -euo pipefail
 out=${1:?} build=${2:?}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$out"
 mkdir -p "$out"
-cp "$top/edge.ko" "$build/guest/edge-demo" "$build/guest/edge-bench" "$out/"
+cp "$top/edge.ko" "$top/edge_nicsim.ko" "$build/guest/edge-demo" "$build/guest/edge-bench" "$out/"
 cp -r "$build/guest/selftests" "$out/selftests"
 cp "$top/tools/vm/guest.sh" "$out/run.sh"
+cp "$top/tools/vm/kapi-bench.sh" "$out/kapi-bench.sh"

@@ -27,7 +27,68 @@ enum edge_func {
 	EDGE_FN_NOP	= 1,
 	/* cqe.res = first __u32 of the parameter entry (order checks). */
 	EDGE_FN_ECHO	= 2,
-	EDGE_FN_MAX	= EDGE_FN_ECHO,
+	/*
+	 * The paper's GPU ping: the entry is a struct edge_pkt_param holding
+	 * an IPv4/UDP datagram; answer it in place (addresses and ports
+	 * swapped, TTL reset, both checksums recomputed).  cqe.res = the
+	 * datagram's length.  ERROR with EBADMSG: a checksum did not verify;
+	 * EINVAL: not a well-formed unfragmented IPv4/UDP datagram.
+	 */
+	EDGE_FN_UDP_PING = 3,
+	/*
+	 * IPv4 longest-prefix match: the entry is a struct edge_lpm_param;
+	 * the table (struct edge_lpm_entry[]) is given at registration.
+	 * cqe.res = the matching route's value, EDGE_LPM_MISS when none.
+	 */
+	EDGE_FN_LPM4	= 4,
+	/*
+	 * CRC32C (Castagnoli, as iSCSI/ext4/SCTP) of a buffer: the entry is a
+	 * struct edge_crc_param; cqe.res = the CRC, also written into it.
+	 */
+	EDGE_FN_CRC32C	= 5,
+	EDGE_FN_MAX	= EDGE_FN_CRC32C,
+};
+
+/*
+ * Parameter entries of the computing functions.  A function writes its
+ * output into the entry before it publishes the completion status (with
+ * release ordering), so after an acquire load of the status the entry
+ * holds the result.  Multi-byte fields are native-endian unless they
+ * are said to be in network byte order.
+ */
+
+/* EDGE_FN_UDP_PING: @len bytes of datagram, IPv4 header first. */
+struct edge_pkt_param {
+	__u32 len;		/* in: bytes in @data, <= param_size - 8 */
+	__u32 resv;		/* ignored */
+	__u8  data[];
+};
+
+/* EDGE_FN_LPM4 */
+struct edge_lpm_param {
+	__u32 addr;		/* in: IPv4 address, network byte order */
+	__u32 value;		/* out: the route's value, or EDGE_LPM_MISS */
+	__u32 prefix_len;	/* out: the route's prefix length, 0..32 */
+	__u32 found;		/* out: 1 if a route matched, else 0 */
+};
+
+#define EDGE_LPM_MISS		0xffffffffU
+
+/* One route of an EDGE_FN_LPM4 table (struct edge_register.table_ptr). */
+struct edge_lpm_entry {
+	__u32 prefix;		/* network byte order; host bits must be 0 */
+	__u32 prefix_len;	/* 0..32 */
+	__u32 value;		/* any, but EDGE_LPM_MISS is ambiguous */
+	__u32 resv;		/* must be 0 */
+};
+
+#define EDGE_LPM_MAX_ENTRIES	1024
+
+/* EDGE_FN_CRC32C: init ~0, reflected 0x82f63b78, final xor ~0. */
+struct edge_crc_param {
+	__u32 len;		/* in: bytes in @data, <= param_size - 8 */
+	__u32 crc;		/* out */
+	__u8  data[];
 };
 
 #define EDGE_PRIO_MAX		15	/* 0 lowest .. 15 highest, as KFD */
@@ -195,10 +256,19 @@ struct edge_register {
 	struct edge_cq_offsets cq;	/* out */
 	/* VER1: the SIMT model */
 	struct edge_warp_state ws;	/* in; zero: never stalls */
+	/*
+	 * VER2: the function's table, copied at registration.  EDGE_FN_LPM4
+	 * needs one (struct edge_lpm_entry[], table_len bytes); every other
+	 * function takes none (both zero).
+	 */
+	__u64 table_ptr;		/* in: user address */
+	__u32 table_len;		/* in: bytes */
+	__u32 pad;			/* must be 0 */
 };
 
 #define EDGE_REGISTER_SIZE_VER0	136
 #define EDGE_REGISTER_SIZE_VER1	200
+#define EDGE_REGISTER_SIZE_VER2	216
 
 /**
  * struct edge_unregister - EDGE_IOC_UNREGISTER_EVENT (edgeUnregisterEvent)

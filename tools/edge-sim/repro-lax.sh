@@ -1,0 +1,145 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# repro-lax.sh: the LAX reproduction (Iyer et al.: Figs. 6 and 7, Table 5
+# and Fig. 9) on edge-sim: the eight Table 4 workloads x the high, medium
+# and low arrival rates x every policy of emul/cp.c, 128 jobs per run,
+# each row summed over the workload's runs (5 seeds).
+#
+#   tools/edge-sim/repro-lax.sh          (or: make repro-lax)
+#
+# Environment: EDGE_SIM (the binary; built with make when unset), RESULTS
+# (default Documentation/results/lax), JOBS (parallel edge-sim processes,
+# default 2), PLOTS=0 to skip gnuplot.
+#
+# Writes lax.csv (one row per workload x rate x policy), the tables
+# met-vs-rr-{high,medium,low}.csv (jobs that met their deadline over RR's,
+# with GMEAN rows), table5-{throughput,p99}-high.csv,
+# wasted-{high,medium,low}.csv, the plots and headline.txt.  Its standard
+# output ENDS with the headline name=value lines
+# (Documentation/results/lax/README.rst defines each).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+SIM=${EDGE_SIM:-}
+RESULTS=${RESULTS:-$top/Documentation/results/lax}
+JOBS=${JOBS:-2}
+PLOTS=${PLOTS:-1}
+SC=$here/scenarios/lax
+WORKLOADS=(lstm gru van hybrid ipv6 cuckoo gmm stem)
+
+if [[ -z $SIM ]]; then
+	make -s -C "$here" O="$top/build/host" >&2
+	SIM=$top/build/host/edge-sim
+fi
+[[ -x $SIM ]] || { echo "repro-lax: no edge-sim at $SIM" >&2; exit 1; }
+mkdir -p "$RESULTS"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+start=$(date +%s.%N)
+printf '%s\n' "${WORKLOADS[@]}" |
+	xargs -P "$JOBS" -I{} sh -c '"$1" jobs -n "$2/{}.jobs" >"$3/{}.csv"' \
+		_ "$SIM" "$SC" "$tmp"
+end=$(date +%s.%N)
+{
+	"$SIM" jobs -H 2>/dev/null || true
+	for w in "${WORKLOADS[@]}"; do cat "$tmp/$w.csv"; done
+} >"$RESULTS/lax.csv"
+seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
+
+# The ten policies LAX is compared with (LAX Table 3 without its own
+# variants), LAX's variants, and ours.
+POLS="rr bat bay pro mlfq edf sjf ljf srf prema lax-sw lax-cpu lax lax-p"
+OTHERS="rr bat bay pro mlfq edf sjf ljf srf prema"
+
+# table RATE COLUMN KIND: a workload x policy table of lax.csv's COLUMN
+# at RATE with a summary row.  KIND met: (met + 1) / (RR's met + 1), so a
+# policy that meets none still gets a finite ratio, and a GMEAN row; mean:
+# the value itself and a MEAN row; raw: the value, no summary.
+table() {
+	awk -F, -v rate="$1" -v c="$2" -v kind="$3" -v pols="$POLS" '
+	$2 == rate { v[$1, $4] = $c; if (!seen[$1]++) wl[n++] = $1 }
+	END {
+		np = split(pols, p, " ")
+		printf "workload"
+		for (i = 1; i <= np; i++) printf ",%s", p[i]
+		printf "\n"
+		for (w = 0; w < n; w++) {
+			printf "%s", wl[w]
+			for (i = 1; i <= np; i++) {
+				x = v[wl[w], p[i]]
+				if (kind == "met") {
+					x = (x + 1) / (v[wl[w], "rr"] + 1)
+					acc[i] += log(x)
+					printf ",%.2f", x
+				} else if (kind == "mean") {
+					acc[i] += x
+					printf ",%.1f", x
+				} else {
+					printf ",%s", x
+				}
+			}
+			printf "\n"
+		}
+		if (kind == "raw")
+			exit
+		printf "%s", kind == "met" ? "GMEAN" : "MEAN"
+		for (i = 1; i <= np; i++)
+			printf kind == "met" ? ",%.2f" : ",%.1f",
+				kind == "met" ? exp(acc[i] / n) : acc[i] / n
+		printf "\n"
+	}' "$RESULTS/lax.csv"
+}
+
+for rate in high medium low; do
+	table $rate 6 met >"$RESULTS/met-vs-rr-$rate.csv"
+	table $rate 12 mean >"$RESULTS/wasted-$rate.csv"
+done
+table high 10 raw >"$RESULTS/table5-throughput-high.csv"
+table high 11 raw >"$RESULTS/table5-p99-high.csv"
+
+# Headline.
+{
+	awk -F, -v others="$OTHERS" '
+	NR == 1 { for (i = 2; i <= NF; i++) col[$i] = i; next }
+	$1 == "GMEAN" {
+		lax = $col["lax"]
+		no = split(others, o, " ")
+		best = 0
+		for (i = 1; i <= no; i++) if ($col[o[i]] > best) best = $col[o[i]]
+		printf "lax_vs_rr_geomean_high=%.2f\n", lax
+		printf "lax_vs_best_other_geomean_high=%.2f\n", lax / best
+	}' "$RESULTS/met-vs-rr-high.csv"
+	awk -F, '
+	{ met[$1, $2, $4] = $6; if ($4 == "lax") cells[$1 SUBSEP $2] = 1 }
+	END {
+		min = 1e9
+		for (c in cells) {
+			split(c, k, SUBSEP)
+			r = (met[k[1], k[2], "lax-p"] + 1) / (met[k[1], k[2], "lax"] + 1)
+			if (r < min) min = r
+		}
+		printf "laxp_vs_lax_stem_high=%.2f\n",
+			(met["STEM", "high", "lax-p"] + 1) / (met["STEM", "high", "lax"] + 1)
+		printf "laxp_min_vs_lax_any_workload=%.2f\n", min
+	}' "$RESULTS/lax.csv"
+	awk -F, 'NR == 1 { for (i = 2; i <= NF; i++) col[$i] = i; next }
+		$1 == "MEAN" { printf "lax_wasted_work_pct_high=%.1f\n", $col["lax"] }' \
+		"$RESULTS/wasted-high.csv"
+	echo "lax_table_seconds=$seconds"
+} >"$tmp/headline"
+
+if [[ $PLOTS == 1 ]] && command -v gnuplot >/dev/null; then
+	for rate in high medium low; do
+		gnuplot -e "in='$RESULTS/met-vs-rr-$rate.csv'; out='$RESULTS/met-vs-rr-$rate.png'; ttl='Jobs meeting their deadline, normalised to RR ($rate rate)'; ylab='x RR'" \
+			"$here/plots/lax-bars.gp"
+	done
+	gnuplot -e "in='$RESULTS/wasted-high.csv'; out='$RESULTS/wasted-high.png'; ttl='Work-groups spent on jobs that missed (high rate)'; ylab='%'" \
+		"$here/plots/lax-bars.gp"
+fi
+
+# lax_table_seconds is a wall time: keep it out of the compared file.
+grep -v '^lax_table_seconds=' "$tmp/headline" >"$RESULTS/headline.txt"
+cat "$tmp/headline"
