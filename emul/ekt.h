@@ -18,6 +18,8 @@ struct edge_ekt_entry {
 	void *owner;		/* drv/'s cookie: who registered it */
 	void *fn_state;		/* edge_func_state_new()'s, freed with it */
 	u32 inflight;		/* consumed, not yet completed */
+	u64 *due;		/* per ring slot: its event's deadline, or NULL */
+	u64 late;		/* events completed after their deadline */
 	u64 submitted;
 	u64 completed;
 	u64 cancelled;

@@ -15,6 +15,9 @@
 /* Keeps cycles * 1e6 / clock_khz inside 64 bits. */
 #define EDGE_MAX_WARP_CYCLES	0x10000000000ULL	/* 2^40 */
 
+/* An event deadline beyond 1000 s is a unit error. */
+#define EDGE_MAX_DEADLINE_NS	1000000000000ULL
+
 /* A stall longer than 10 M cycles is a description error, not a GPU. */
 #define EDGE_MAX_STALL_CYCLES	10000000U
 

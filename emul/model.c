@@ -120,6 +120,7 @@ int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 {
 	struct edge_ekt_entry *ent;
 	struct edge_kdesc jk;
+	u64 *due = NULL;
 	void *state;
 	int ret;
 
@@ -129,6 +130,14 @@ int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 	ret = edge_func_state_new(k->func, k->table, k->table_len, &state);
 	if (ret)
 		return ret;
+	/* Events with a deadline: when each in flight is due. */
+	if (k->deadline_ns) {
+		due = edge_zalloc(sizeof(*due) * k->ring_entries);
+		if (!due) {
+			edge_func_state_free(k->func, state);
+			return -ENOMEM;
+		}
+	}
 	ent = edge_ekt_alloc(&m->ekt);
 	/* Jobs name the entry by its EKT id: its profiling-table index. */
 	job_kdesc(m, k, &jk);
@@ -136,9 +145,12 @@ int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 	if (ret) {
 		edge_ekt_free(&m->ekt, ent);
 		edge_func_state_free(k->func, state);
+		edge_free(due);
 		return ret;
 	}
 	ent->k = *k;
+	ent->due = due;
+	ent->late = 0;
 	ent->k.table = NULL;
 	ent->fn_state = state;
 	ent->owner = owner;
@@ -161,6 +173,8 @@ static void entry_release(struct edge_model *m, struct edge_ekt_entry *ent)
 	EDGE_ASSERT(!ret);
 	edge_func_state_free(ent->k.func, ent->fn_state);
 	ent->fn_state = NULL;
+	edge_free(ent->due);
+	ent->due = NULL;
 	edge_ekt_free(&m->ekt, ent);
 }
 
@@ -306,11 +320,17 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 		else if (n > cap - used)
 			n = cap - used;
 	}
-	for (i = 0; i < n; i++)
-		if (edge_simt_launch_deferred(&m->simt, &ent->k,
-					      cookie_of(ent, ent->ring.head + i),
-					      ent->id))
+	for (i = 0; i < n; i++) {
+		u32 seq = ent->ring.head + i;
+		/* Earliest deadline first among events of a priority. */
+		u64 due = ent->due ? m->eng.now + ent->k.deadline_ns : 0;
+
+		if (edge_simt_launch_ranked(&m->simt, &ent->k,
+					    cookie_of(ent, seq), ent->id, due))
 			break;
+		if (ent->due)
+			ent->due[seq & (ent->k.ring_entries - 1)] = due;
+	}
 	edge_ring_consume(&ent->ring, i);
 	ent->inflight += i;
 	ent->submitted += i;
@@ -375,6 +395,11 @@ static void simt_done(void *ctx, u64 cookie, u32 code)
 				     (void *)edge_ring_param(r, seq),
 				     r->param_size, &res);
 	edge_ring_complete(r, seq, code, res);
+	if (ent->due && code == EDGE_CQE_DONE &&
+	    m->eng.now > ent->due[seq & (ent->k.ring_entries - 1)]) {
+		ent->late++;
+		m->st.late++;
+	}
 	ent->inflight--;
 	m->inflight--;
 	ent->completed++;

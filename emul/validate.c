@@ -97,6 +97,8 @@ int edge_validate_register(const struct edge_preset *p,
 	} else if (r->table_ptr || r->table_len) {
 		return -EINVAL;
 	}
+	if (r->deadline_ns > EDGE_MAX_DEADLINE_NS)
+		return -EINVAL;
 
 	memset(out, 0, sizeof(*out));
 	out->func = r->func;
@@ -107,6 +109,7 @@ int edge_validate_register(const struct edge_preset *p,
 	out->block[0] = r->block_x;
 	out->block[1] = r->block_y;
 	out->block[2] = r->block_z;
+	out->deadline_ns = r->deadline_ns;
 	out->regs_per_thread = r->regs_per_thread;
 	out->smem_per_block = r->smem_per_block;
 	out->param_size = r->param_size;

@@ -31,6 +31,7 @@ struct edge_kdesc {
 	u64 num_tbs;		/* grid_x * grid_y * grid_z */
 	u32 block_threads;	/* block_x * block_y * block_z */
 	u32 warps_per_tb;
+	u64 deadline_ns;	/* an event's, from consumption; 0: none */
 };
 
 int edge_validate_warp_state(const struct edge_warp_state *ws);

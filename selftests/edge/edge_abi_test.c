@@ -67,6 +67,9 @@ TEST(uapi_layout)
 	EXPECT_EQ(0, offsetof(struct edge_register, warp_cycles) % 8);
 	EXPECT_EQ(0, offsetof(struct edge_register, sq) % 8);
 	EXPECT_EQ(0, offsetof(struct edge_register, cq) % 8);
+	EXPECT_EQ(0, offsetof(struct edge_register, deadline_ns) % 8);
+	EXPECT_EQ(EDGE_REGISTER_SIZE_VER3,
+		  offsetof(struct edge_register, deadline_ns) + 8);
 	/* The command numbers carry no size (the struct's first field does). */
 	EXPECT_EQ(0, _IOC_SIZE(EDGE_IOC_GET_INFO));
 	EXPECT_EQ(0, _IOC_SIZE(EDGE_IOC_REGISTER_EVENT));
@@ -758,6 +761,7 @@ BAD(ring_8192, ring_entries, 8192);
 BAD2(ring_bytes, param_size, 4096, ring_entries, 2048);
 BAD(warp_cycles_0, warp_cycles, 0);
 BAD(warp_cycles_big, warp_cycles, (1ULL << 40) + 1);
+BAD(deadline_big, deadline_ns, 1000000000000ULL + 1);
 /* The limits themselves are accepted (so the checks are not too strict). */
 GOOD(limit_priority_15, priority, EDGE_PRIO_MAX);
 GOOD(limit_grid_x, grid_x, 0x7fffffffU);
@@ -768,6 +772,7 @@ GOOD(limit_smem, smem_per_block, 48 * 1024);
 GOOD2(limit_ring_bytes, param_size, 4096, ring_entries, 1024);
 GOOD2(limit_ring_entries, param_size, 8, ring_entries, 4096);
 GOOD(limit_warp_cycles, warp_cycles, 1ULL << 40);
+GOOD(limit_deadline, deadline_ns, 1000000000000ULL);
 
 FIXTURE_SETUP(reg_fields)
 {

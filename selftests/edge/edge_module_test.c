@@ -211,7 +211,7 @@ TEST_F(module, sysfs_attributes)
 {
 	static const char *const counters[] = {
 		"submitted", "completed", "errors", "rejected", "cancelled",
-		"inflight", "registered", "sleeps", "wakeups",
+		"inflight", "registered", "sleeps", "wakeups", "late",
 	};
 	struct edge_info info = { .size = sizeof(info) };
 	char path[128];

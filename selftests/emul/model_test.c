@@ -1447,4 +1447,110 @@ TEST(model_accounting_and_determinism)
 	EXPECT_NO_LEAKS();
 }
 
+/*
+ * Event deadlines (REGISTER VER3): behind a background that fills the
+ * GPU, under draining, the waiting events start earliest deadline first
+ * whatever order they were rung in, and one that ends after its deadline
+ * is still DONE but counts as late.  Without deadlines: rung order.
+ */
+static u32 deadline_case(struct __test_metadata *_metadata, u64 dl_a,
+			 u64 dl_b, u64 *late)
+{
+	struct edge_simt_cfg cfg;
+	struct edge_model m;
+	struct edge_kdesc bg, a, b;
+	struct edge_register r;
+	struct tq qbg, qa, qb;
+	u32 first, i;
+
+	model_init(_metadata, &m, edge_p());
+	cfg = m.simt.cfg;
+	cfg.sched = EDGE_SCHED_DRAIN;
+	ASSERT_EQ(0, edge_model_set_cfg(&m, &cfg));
+	/* 32 TBs of 1024 threads: two per core, the whole GPU, 100 us. */
+	r = emul_reg_one_warp();
+	r.func = EDGE_FN_NOP;
+	r.grid_x = 32;
+	r.block_x = 1024;
+	r.regs_per_thread = 16;
+	r.warp_cycles = 70000;
+	r.ring_entries = 4;
+	ASSERT_EQ(0, edge_validate_register(edge_p(), &r, &bg));
+	tq_alloc(_metadata, &qbg, 4, 8);
+	ASSERT_EQ(0, edge_model_register(&m, &bg, &qbg.mem, &owner_a, &qbg.id));
+	r = emul_reg_one_warp();
+	r.deadline_ns = dl_a;
+	ASSERT_EQ(0, edge_validate_register(edge_p(), &r, &a));
+	EXPECT_EQ(dl_a, a.deadline_ns);
+	tq_alloc(_metadata, &qa, 64, 8);
+	ASSERT_EQ(0, edge_model_register(&m, &a, &qa.mem, &owner_a, &qa.id));
+	r.deadline_ns = dl_b;
+	ASSERT_EQ(0, edge_validate_register(edge_p(), &r, &b));
+	tq_alloc(_metadata, &qb, 64, 8);
+	ASSERT_EQ(0, edge_model_register(&m, &b, &qb.mem, &owner_a, &qb.id));
+
+	tq_push(&qbg, 0);
+	tq_ring(&qbg);
+	EXPECT_EQ(1U, edge_model_poll(&m));
+	edge_model_run_until(&m, 1000);
+	/* A first, then B, each a poll of its own. */
+	tq_push(&qa, 1);
+	tq_ring(&qa);
+	EXPECT_EQ(1U, edge_model_poll(&m));
+	edge_model_run_until(&m, 2000);
+	tq_push(&qb, 2);
+	tq_ring(&qb);
+	EXPECT_EQ(1U, edge_model_poll(&m));
+	/* Both wait for the background's TBs to end... */
+	EXPECT_EQ(0U, run_done(&m, 90000));
+	edge_model_run_until(&m, EDGE_TIME_NEVER);
+	/* ... and the first placed is the first published. */
+	for (i = 0, first = ~0U; i < nnotes && i < MAX_NOTES; i++) {
+		if (notes[i].id == qa.id || notes[i].id == qb.id) {
+			first = notes[i].id;
+			break;
+		}
+	}
+	EXPECT_EQ(EDGE_CQE_STATUS(EDGE_CQE_DONE, 0), tq_cqe(&qa, 0)->status);
+	EXPECT_EQ(EDGE_CQE_STATUS(EDGE_CQE_DONE, 0), tq_cqe(&qb, 0)->status);
+	expect_accounting(_metadata, &m);
+	*late = m.st.late;
+	EXPECT_EQ(m.st.late, m.ekt.e[qa.id].late + m.ekt.e[qb.id].late);
+	EXPECT_NE(~0U, first);
+	first = first == qa.id ? 0 : 1;
+	model_fini(&m);
+	tq_free(&qbg);
+	tq_free(&qa);
+	tq_free(&qb);
+	return first;
+}
+
+TEST(model_event_deadlines)
+{
+	struct edge_register r = emul_reg_one_warp();
+	struct edge_kdesc k;
+	u64 late;
+
+	/* No deadlines: in the order rung; nothing is late. */
+	EXPECT_EQ(0U, deadline_case(_metadata, 0, 0, &late));
+	EXPECT_EQ(0ULL, late);
+	/* B, rung second, is due first: it starts first; both in time. */
+	EXPECT_EQ(1U, deadline_case(_metadata, 1000000, 500000, &late));
+	EXPECT_EQ(0ULL, late);
+	/* A due first: rung order again. */
+	EXPECT_EQ(0U, deadline_case(_metadata, 500000, 1000000, &late));
+	/* B due in 10 us behind a 100 us background: first, but late. */
+	EXPECT_EQ(1U, deadline_case(_metadata, 1000000, 10000, &late));
+	EXPECT_EQ(1ULL, late);
+	/* Both late. */
+	EXPECT_EQ(1U, deadline_case(_metadata, 20000, 10000, &late));
+	EXPECT_EQ(2ULL, late);
+
+	r.deadline_ns = EDGE_MAX_DEADLINE_NS + 1;
+	EXPECT_EQ(-EINVAL, edge_validate_register(edge_p(), &r, &k));
+	r.deadline_ns = EDGE_MAX_DEADLINE_NS;
+	EXPECT_EQ(0, edge_validate_register(edge_p(), &r, &k));
+	EXPECT_NO_LEAKS();
+}
+
 TEST_HARNESS_MAIN

@@ -264,11 +264,19 @@ struct edge_register {
 	__u64 table_ptr;		/* in: user address */
 	__u32 table_len;		/* in: bytes */
 	__u32 pad;			/* must be 0 */
+	/*
+	 * VER3: each event's deadline, from when the front end takes it from
+	 * the ring; 0: none.  Events with one go earliest deadline first
+	 * among those of their priority; one that completes after it still
+	 * completes (EDGE_CQE_DONE) and counts in sysfs "late".
+	 */
+	__u64 deadline_ns;
 };
 
 #define EDGE_REGISTER_SIZE_VER0	136
 #define EDGE_REGISTER_SIZE_VER1	200
 #define EDGE_REGISTER_SIZE_VER2	216
+#define EDGE_REGISTER_SIZE_VER3	224
 
 /**
  * struct edge_unregister - EDGE_IOC_UNREGISTER_EVENT (edgeUnregisterEvent)
