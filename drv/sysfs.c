@@ -167,6 +167,9 @@ static ssize_t cpu_store(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RW(cpu);
 
+/* Listed by index below: a counter added above must be added there too. */
+static_assert(ARRAY_SIZE(edge_stat_attrs) == 15);
+
 static struct attribute *edge_attrs[] = {
 	&edge_stat_attrs[0].attr.attr,
 	&edge_stat_attrs[1].attr.attr,
@@ -182,6 +185,7 @@ static struct attribute *edge_attrs[] = {
 	&edge_stat_attrs[11].attr.attr,
 	&edge_stat_attrs[12].attr.attr,
 	&edge_stat_attrs[13].attr.attr,
+	&edge_stat_attrs[14].attr.attr,
 	&dev_attr_preset.attr,
 	&dev_attr_time_mode.attr,
 	&dev_attr_poll_idle_us.attr,
