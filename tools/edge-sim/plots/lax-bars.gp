@@ -12,5 +12,5 @@ set title ttl
 set ylabel ylab
 set yrange [0:*]
 set output out
-ncol = 15
+if (!exists('ncol')) ncol = 15
 plot for [c=2:ncol] in using c:xtic(1) title columnheader(c)
