@@ -47,7 +47,7 @@ function report(kind) {
 /BUG: sleeping function called from invalid context/ { report("sleep_in_atomic"); next }
 /BUG: scheduling while atomic/			{ report("sleep_in_atomic"); next }
 /WARNING: CPU: [0-9]+ PID: [0-9]+/		{ report("warn"); next }
-/(WARNING|BUG): (possible|inconsistent|suspicious|bad unlock|held lock|lock held|Nested lock|MAX_LOCKDEP|looking up invalid subclass|.* still has locks held)/ {
+/(WARNING|BUG): (possible|inconsistent|suspicious|bad unlock|held lock|lock held|Nested lock|MAX_LOCKDEP|looking up invalid subclass|Invalid wait context|.* still has locks held)/ {
 						  report("lockdep"); next }
 # A kmemleak report is a block: its header and indented lines.
 inleak && /^  / { block = block "\n" $0; next }
