@@ -5,6 +5,9 @@
 #   make          build edge.ko, the tools and the selftests
 #   make run      boot the guest, load edge.ko, run the demo
 #   make check    the whole test suite; ends with "N passed, N failed"
+#   make check-debug  only its debug-kernel part: the kselftests, fault
+#                 injection and the guest fuzzer under KASAN, lockdep and
+#                 kmemleak (the debug kernel is built into .cache/ first)
 #   make bench    benchmarks in the guest; output in Documentation/results/
 #   make repro-edge  the EDGE reproduction set with edge-sim (host, virtual
 #                 time); CSVs, plots and headline ratios in
@@ -35,7 +38,7 @@ LIBEDGE	:= tools/libedge/libedge.c tools/libedge/libedge.h
 GUEST_TIMEOUT ?= 900
 
 .PHONY: all deps kernel ksft module tools selftests host-tests run check \
-	bench lint sim repro-edge repro-lax fuzz clean FORCE
+	bench lint sim repro-edge repro-lax fuzz clean FORCE debug-kernel check-debug
 
 all: module tools selftests sim
 
@@ -91,6 +94,12 @@ run: deps all
 
 check: deps all
 	@$(VM)/check.sh
+
+debug-kernel: deps
+	@$(VM)/debug-kernel/build.sh $(CACHE)
+
+check-debug: deps all
+	@$(VM)/check-debug.sh $(BUILD)
 
 bench: deps all
 	@$(VM)/payload.sh $(BUILD)/payload-bench $(BUILD)

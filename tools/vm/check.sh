@@ -1,7 +1,11 @@
 #!/bin/bash
-# `make check`: host unit tests of emul/, then the kselftests in the guest.
+# `make check`: lint, host unit tests of emul/, the libFuzzer targets,
+# then the kselftests in a guest on the stock kernel and again on the
+# debug kernel (built into .cache/ when absent; fault injection and
+# kmemleak there, tools/vm/check-debug.sh).
 # Ends with one line "N passed, N failed"; exits non-zero on any failed
-# test, a failed or silent suite, a guest panic, oops, WARN or time-out.
+# test, a failed or silent suite, a guest panic, oops, WARN or time-out,
+# or any report of the debug kernel (debug_kernel_reports=N > 0).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=$top/build
@@ -41,8 +45,25 @@ if ! "$vm/run-guest.sh" --kernel "$VMLINUX" --payload "$build/payload-check" \
 	status=1
 	guest_failed=1
 fi
-cat "$build/check.tap"
+# Per-run counts become comments: the totals are printed once, at the end.
+percount() { sed -E 's/^(guest_fuzz_calls|faults_injected|debug_kernel_reports)=/# per run: &/' "$@"; }
+percount "$build/check.tap"
 taps+=("$build/check.tap")
+
+echo "== guest: kselftests on the debug kernel (KASAN, lockdep, kmemleak, fault injection)"
+# stderr stays on the terminal: a cold debug-kernel build says what it does.
+if ! "$vm/check-debug.sh" "$build" >"$build/debug.out"; then
+	status=1
+fi
+percount "$build/debug.out"
+taps+=("$build/debug.tap" "$build/debug-reports.tap")
+
+# Summary lines: the fuzzers' calls (the host's libFuzzer total is
+# fuzz_calls= above), the faults injected, the debug kernel's reports.
+sumval() { sed -n "s/^$1=\([0-9]*\)$/\1/p" "${@:2}" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
+echo "guest_fuzz_calls=$(sumval guest_fuzz_calls "$build/check.tap" "$build/debug.tap")"
+echo "faults_injected=$(sumval faults_injected "$build/debug.tap")"
+echo "debug_kernel_reports=$(sumval debug_kernel_reports "$build/debug.out")"
 
 summary=$("$vm/tap-summary.sh" "${taps[@]}")
 sum_status=$?

@@ -13,6 +13,7 @@ pkgs=(
 	gnuplot-nox                       # edge-sim plots (make repro-edge)
 	valgrind                          # callgrind figures in the benchmarks
 	flex bison libelf-dev             # the debug guest kernel (tools/vm/debug-kernel)
+	patch                             # planted bugs (tools/vm/plant-bug.sh)
 	libclang-rt-14-dev                # libFuzzer runtime (selftests/fuzz)
 )
 

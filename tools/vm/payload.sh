@@ -1,13 +1,17 @@
 #!/bin/bash
 # Assemble a guest payload directory: edge.ko, edge_nicsim.ko, the static
 # tools, the kselftest binaries and the guest-side scripts.
-# Usage: payload.sh OUTDIR BUILD_DIR
+# Usage: payload.sh OUTDIR BUILD_DIR [KO_DIR]
+# KO_DIR: another build of the modules (the debug kernel's), holding
+# edge.ko and edge_nicsim.ko; default the tree's.
 set -euo pipefail
 out=${1:?} build=${2:?}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$out"
 mkdir -p "$out"
-cp "$top/edge.ko" "$top/edge_nicsim.ko" "$build/guest/edge-demo" "$build/guest/edge-bench" "$out/"
+kodir=${3:-$top}
+cp "$kodir/edge.ko" "$kodir/edge_nicsim.ko" "$build/guest/edge-demo" \
+	"$build/guest/edge-bench" "$out/"
 cp -r "$build/guest/selftests" "$out/selftests"
 cp "$top/tools/vm/guest.sh" "$out/run.sh"
 cp "$top/tools/vm/kapi-bench.sh" "$out/kapi-bench.sh"

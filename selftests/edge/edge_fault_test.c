@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * edge.ko under systematic fault injection (fail-nth, see
+ * Documentation/fault-injection/fault-injection.rst).
+ *
+ * For each operation (module load, open, REGISTER_EVENT, mmap of the
+ * doorbell page and of both rings), the 1st, 2nd, ... fault point the
+ * operation reaches in this task fails in turn (failslab, fail_page_alloc
+ * with order 0 and sleeping allocations included, fail_usercopy), until
+ * the operation completes with no fault left to inject.  After each one:
+ *  - a failed operation returned an error and left no trace: the module
+ *    is not loaded, nothing is registered, the mapping does not exist;
+ *  - an operation that succeeded although a fault was injected (the
+ *    fault hit an allocation with a fallback) works: its device runs an
+ *    event, its entry runs an event, its mapping reads the ring.
+ * At the end a normal run passes, the counters balance and the module
+ * unloads; tools/vm/guest.sh then has kmemleak look for what leaked.
+ *
+ * Only the debug kernel has fault injection: elsewhere this skips.
+ * Prints "faults_injected=N".
+ */
+#define _GNU_SOURCE
+#include <stdbool.h>
+#include "kselftest.h"
+#include "edge_selftest.h"
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
+#define DBG		"/sys/kernel/debug"
+#define MAX_NTH		20000	/* an operation with more points is a bug */
+
+static int nth_fd = -1;
+static unsigned long total_injected;
+
+struct knob {
+	const char *path;
+	const char *val;
+	char old[32];
+	bool set;
+};
+
+/* Every sleeping and order-0 allocation may fail; nothing is printed. */
+static struct knob knobs[] = {
+	{ DBG "/failslab/ignore-gfp-wait", "N" },
+	{ DBG "/failslab/verbose", "0" },
+	{ DBG "/failslab/task-filter", "Y" },
+	{ DBG "/fail_page_alloc/ignore-gfp-wait", "N" },
+	{ DBG "/fail_page_alloc/ignore-gfp-highmem", "N" },
+	{ DBG "/fail_page_alloc/min-order", "0" },
+	{ DBG "/fail_page_alloc/verbose", "0" },
+	{ DBG "/fail_page_alloc/task-filter", "Y" },
+	{ DBG "/fail_usercopy/verbose", "0" },
+	{ DBG "/fail_usercopy/task-filter", "Y" },
+};
+
+/* Write @val to a debugfs knob, first reading what it was into @old. */
+static int file_rw(const char *path, const char *val, char *old, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	if (old) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		n = read(fd, old, len - 1);
+		old[n > 0 ? n : 0] = 0;
+		old[strcspn(old, "\n")] = 0;
+		close(fd);
+	}
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+static int knobs_set(void)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(knobs); i++) {
+		ret = file_rw(knobs[i].path, knobs[i].val, knobs[i].old,
+			      sizeof(knobs[i].old));
+		if (ret) {
+			ksft_print_msg("%s: %s\n", knobs[i].path, strerror(-ret));
+			return ret;
+		}
+		knobs[i].set = true;
+	}
+	return 0;
+}
+
+static void knobs_restore(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(knobs); i++)
+		if (knobs[i].set)
+			file_rw(knobs[i].path, knobs[i].old, NULL, 0);
+}
+
+/* Fail the @n-th fault point this thread reaches from now on. */
+static void nth_arm(unsigned int n)
+{
+	char b[16];
+	int l = snprintf(b, sizeof(b), "%u", n);
+
+	if (pwrite(nth_fd, b, l, 0) != l)
+		ksft_exit_fail_msg("fail-nth: %s\n", strerror(errno));
+}
+
+/*
+ * Whether the armed fault was injected in the operation; disarms.  When
+ * the operation had fewer fault points, the countdown goes on into this
+ * read, whose copy to user space is one (fail_usercopy): EFAULT then
+ * means the fault landed here, not in the operation.
+ */
+static bool nth_injected(void)
+{
+	char b[16] = "";
+	bool inj;
+
+	if (pread(nth_fd, b, sizeof(b) - 1, 0) <= 0) {
+		if (errno != EFAULT)
+			ksft_exit_fail_msg("fail-nth read: %s\n",
+					   strerror(errno));
+		inj = false;
+	} else {
+		inj = atoi(b) == 0;
+	}
+	/* The same here: EFAULT means the countdown ran out in this copy. */
+	if (pwrite(nth_fd, "0", 1, 0) != 1 && errno != EFAULT)
+		ksft_exit_fail_msg("fail-nth: %s\n", strerror(errno));
+	return inj;
+}
+
+/* ------------------------------------------------------------------ */
+/* What a working device, entry and mapping do.                         */
+
+struct entry {
+	struct edge_register reg;
+	uint32_t *db;			/* the file's doorbell page */
+	void *sq, *cq;
+};
+
+static void entry_unmap(struct entry *e)
+{
+	if (e->sq)
+		munmap(e->sq, e->reg.sq.mmap_size);
+	if (e->cq)
+		munmap(e->cq, e->reg.cq.mmap_size);
+	e->sq = NULL;
+	e->cq = NULL;
+}
+
+static int entry_map(int fd, struct entry *e)
+{
+	e->sq = mmap(NULL, e->reg.sq.mmap_size, PROT_READ | PROT_WRITE,
+		     MAP_SHARED, fd, e->reg.sq.mmap_offset);
+	if (e->sq == MAP_FAILED) {
+		e->sq = NULL;
+		return -errno;
+	}
+	e->cq = mmap(NULL, e->reg.cq.mmap_size, PROT_READ | PROT_WRITE,
+		     MAP_SHARED, fd, e->reg.cq.mmap_offset);
+	if (e->cq == MAP_FAILED) {
+		e->cq = NULL;
+		entry_unmap(e);
+		return -errno;
+	}
+	return 0;
+}
+
+/* Event number @seq of a mapped ECHO entry: returns 0 when it came back. */
+static int entry_event(int fd, struct entry *e, uint32_t seq, uint32_t val)
+{
+	uint8_t *params = (uint8_t *)e->sq + e->reg.sq.entries;
+	uint32_t *tail = (uint32_t *)((uint8_t *)e->cq + e->reg.cq.tail);
+	uint32_t *head = (uint32_t *)((uint8_t *)e->cq + e->reg.cq.head);
+	struct edge_cqe *cqes = (void *)((uint8_t *)e->cq + e->reg.cq.cqes);
+	struct edge_cqe *c = &cqes[seq & (e->reg.ring_entries - 1)];
+	uint64_t end = now_ns() + 5000000000ULL;
+
+	memcpy(params + (seq & (e->reg.ring_entries - 1)) * e->reg.param_size,
+	       &val, sizeof(val));
+	__atomic_store_n(&e->db[e->reg.id], seq + 1, __ATOMIC_SEQ_CST);
+	if (ioctl(fd, EDGE_IOC_KICK, 0))
+		return -errno;
+	while (__atomic_load_n(tail, __ATOMIC_ACQUIRE) != seq + 1) {
+		if (now_ns() > end)
+			return -ETIME;
+		sleep_ms(1);
+	}
+	if (__atomic_load_n(&c->status, __ATOMIC_ACQUIRE) !=
+	    EDGE_CQE_STATUS(EDGE_CQE_DONE, seq) || c->res != val)
+		return -EIO;
+	__atomic_store_n(head, seq + 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int dev_open(uint32_t **db)
+{
+	int fd = open(EDGE_DEV0, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	*db = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE, MAP_SHARED,
+		   fd, 0);
+	if (*db == MAP_FAILED) {
+		close(fd);
+		return -errno;
+	}
+	return fd;
+}
+
+static void dev_close(int fd, uint32_t *db)
+{
+	munmap(db, getpagesize());
+	close(fd);
+}
+
+static int reg_echo(int fd, struct entry *e)
+{
+	memset(&e->reg, 0, sizeof(e->reg));
+	e->reg.size = sizeof(e->reg);
+	e->reg.func = EDGE_FN_ECHO;
+	e->reg.grid_x = e->reg.grid_y = e->reg.grid_z = 1;
+	e->reg.block_x = 32;
+	e->reg.block_y = e->reg.block_z = 1;
+	e->reg.regs_per_thread = 16;
+	e->reg.param_size = 8;
+	e->reg.ring_entries = 4;
+	e->reg.warp_cycles = 700;
+	return edge_ioc(fd, EDGE_IOC_REGISTER_EVENT, &e->reg);
+}
+
+/* A whole round on a fresh file: open, register, map, two events, close. */
+static int device_works(void)
+{
+	struct entry e = {};
+	int fd, ret;
+
+	fd = dev_open(&e.db);
+	if (fd < 0)
+		return fd;
+	ret = reg_echo(fd, &e);
+	if (!ret)
+		ret = entry_map(fd, &e);
+	if (!ret)
+		ret = entry_event(fd, &e, 0, 0x1234);
+	if (!ret)
+		ret = entry_event(fd, &e, 1, 0x5678);
+	entry_unmap(&e);
+	if (!ret)
+		ret = edge_unregister_id(fd, e.reg.id);
+	dev_close(fd, e.db);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* The fail-nth loop.                                                   */
+
+struct op {
+	const char *name;
+	/* Do it once: 0 or -errno. */
+	int (*run)(struct op *op);
+	/* After it: 0 when the state is what @ret says; undoes a success. */
+	int (*check)(struct op *op, int ret, bool injected);
+	int fd;
+	uint32_t *db;
+	struct entry e;
+	int kind;			/* mmap: 0 doorbell, 1 sq, 2 cq */
+	void *map;
+	int ko_fd;
+	unsigned long points, injected, errors, survived;
+};
+
+static int fault_loop(struct op *op)
+{
+	unsigned int n;
+	bool inj;
+	int ret;
+
+	for (n = 1; n <= MAX_NTH; n++) {
+		nth_arm(n);
+		ret = op->run(op);
+		inj = nth_injected();
+		if (op->check(op, ret, inj)) {
+			ksft_print_msg("%s: fault %u (%s): inconsistent after %s\n",
+				       op->name, n, inj ? "injected" : "none",
+				       ret ? strerror(-ret) : "success");
+			return -1;
+		}
+		if (!inj) {
+			if (ret) {
+				ksft_print_msg("%s: failed with no fault: %s\n",
+					       op->name, strerror(-ret));
+				return -1;
+			}
+			op->points = n - 1;
+			return 0;
+		}
+		op->injected++;
+		if (ret)
+			op->errors++;
+		else
+			op->survived++;
+	}
+	ksft_print_msg("%s: more than %u fault points\n", op->name, MAX_NTH);
+	return -1;
+}
+
+/* insmod ---------------------------------------------------------------- */
+
+static int insmod_run(struct op *op)
+{
+	return syscall(__NR_finit_module, op->ko_fd, "", 0) ? -errno : 0;
+}
+
+static bool path_exists(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st);
+}
+
+static int insmod_check(struct op *op, int ret, bool injected)
+{
+	if (ret) {
+		/* Not loaded, nothing left behind. */
+		if (edge_module_loaded() || path_exists(EDGE_DEV0) ||
+		    path_exists(EDGE_SYSFS))
+			return -1;
+		return 0;
+	}
+	ret = device_works();
+	if (ret) {
+		ksft_print_msg("insmod survived a fault, device broken: %s\n",
+			       strerror(-ret));
+		return -1;
+	}
+	/* The last (fault-free) load stays for the next operations. */
+	if (!injected)
+		return 0;
+	return edge_module_unload_once();
+}
+
+/* open ------------------------------------------------------------------ */
+
+static int open_run(struct op *op)
+{
+	op->fd = syscall(__NR_openat, AT_FDCWD, EDGE_DEV0, O_RDWR | O_CLOEXEC);
+	return op->fd < 0 ? -errno : 0;
+}
+
+static int open_check(struct op *op, int ret, bool injected)
+{
+	struct edge_info info = { .size = sizeof(info) };
+	void *db;
+
+	if (edge_sysfs_read(0, "registered") != 0)
+		return -1;
+	if (ret)
+		return 0;
+	/* A file that opened is a whole one. */
+	ret = edge_ioc(op->fd, EDGE_IOC_GET_INFO, &info);
+	if (!ret && info.abi_version != EDGE_ABI_VERSION)
+		ret = -EIO;
+	db = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE, MAP_SHARED,
+		  op->fd, 0);
+	if (db == MAP_FAILED)
+		ret = -errno;
+	else
+		munmap(db, getpagesize());
+	close(op->fd);
+	return ret;
+}
+
+/* REGISTER_EVENT ----------------------------------------------------------- */
+
+static int register_run(struct op *op)
+{
+	return reg_echo(op->fd, &op->e);
+}
+
+static int register_check(struct op *op, int ret, bool injected)
+{
+	long long r = edge_sysfs_read(0, "registered");
+
+	if (ret)
+		return r == 0 ? 0 : -1;
+	if (r != 1)
+		return -1;
+	ret = entry_map(op->fd, &op->e);
+	if (!ret)
+		ret = entry_event(op->fd, &op->e, 0, 0xfeed);
+	entry_unmap(&op->e);
+	if (edge_unregister_id(op->fd, op->e.reg.id))
+		ret = -1;
+	return ret;
+}
+
+/* mmap ------------------------------------------------------------------ */
+
+static int mmap_run(struct op *op)
+{
+	size_t len = getpagesize();
+	off_t off = 0;
+
+	if (op->kind == 1) {
+		len = op->e.reg.sq.mmap_size;
+		off = op->e.reg.sq.mmap_offset;
+	} else if (op->kind == 2) {
+		len = op->e.reg.cq.mmap_size;
+		off = op->e.reg.cq.mmap_offset;
+	}
+	op->map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, op->fd,
+		       off);
+	return op->map == MAP_FAILED ? -errno : 0;
+}
+
+static int mmap_check(struct op *op, int ret, bool injected)
+{
+	uint32_t *w;
+	size_t len;
+
+	if (ret)
+		return 0;
+	/* The mapping shows the kernel's memory: the file's own words. */
+	switch (op->kind) {
+	case 0:
+		len = getpagesize();
+		w = op->map;
+		ret = w[op->e.reg.id] == 0 ? 0 : -1;
+		break;
+	case 1:
+		len = op->e.reg.sq.mmap_size;
+		w = (uint32_t *)((uint8_t *)op->map + op->e.reg.sq.head);
+		ret = *w == 0 ? 0 : -1;
+		break;
+	default:
+		len = op->e.reg.cq.mmap_size;
+		w = (uint32_t *)((uint8_t *)op->map + op->e.reg.cq.tail);
+		ret = *w == 0 ? 0 : -1;
+		break;
+	}
+	munmap(op->map, len);
+	return ret;
+}
+
+static void report(struct op *op, int ret)
+{
+	total_injected += op->injected;
+	ksft_test_result(!ret, "fault.%s: %lu fault points, %lu errors, %lu survived and work\n",
+			 op->name, op->points, op->errors, op->survived);
+}
+
+int main(void)
+{
+	static const char *const mnames[] = { "mmap_doorbell", "mmap_sq",
+					      "mmap_cq" };
+	long long sub, done, rej, canc, err;
+	struct op op;
+	char path[64];
+	int ret, i;
+
+	ksft_print_header();
+	atexit(edge_selftest_atexit);
+	snprintf(path, sizeof(path), "/proc/self/task/%ld/fail-nth",
+		 (long)syscall(__NR_gettid));
+	if (access(path, W_OK) || access(DBG "/failslab", F_OK))
+		ksft_exit_skip("no fault injection in this kernel (the debug kernel has it)\n");
+	if (geteuid())
+		ksft_exit_skip("needs root\n");
+	ksft_set_plan(7);
+	nth_fd = open(path, O_RDWR | O_CLOEXEC);
+	if (nth_fd < 0)
+		ksft_exit_fail_msg("%s: %s\n", path, strerror(errno));
+	ret = edge_module_unload(3000);
+	if (ret)
+		ksft_exit_fail_msg("rmmod: %s\n", strerror(-ret));
+	if (knobs_set()) {
+		knobs_restore();
+		ksft_exit_fail_msg("cannot configure fault injection\n");
+	}
+
+	memset(&op, 0, sizeof(op));
+	op.name = "insmod";
+	op.run = insmod_run;
+	op.check = insmod_check;
+	op.ko_fd = open(edge_ko_path(), O_RDONLY | O_CLOEXEC);
+	if (op.ko_fd < 0)
+		ksft_exit_fail_msg("%s: %s\n", edge_ko_path(), strerror(errno));
+	ret = fault_loop(&op);
+	close(op.ko_fd);
+	report(&op, ret);
+	if (ret || !edge_module_loaded()) {
+		knobs_restore();
+		ksft_exit_fail_msg("no module to go on with\n");
+	}
+
+	memset(&op, 0, sizeof(op));
+	op.name = "open";
+	op.run = open_run;
+	op.check = open_check;
+	report(&op, fault_loop(&op));
+
+	memset(&op, 0, sizeof(op));
+	op.fd = dev_open(&op.db);
+	if (op.fd < 0)
+		ksft_exit_fail_msg("open: %s\n", strerror(-op.fd));
+	op.e.db = op.db;
+	op.name = "register";
+	op.run = register_run;
+	op.check = register_check;
+	report(&op, fault_loop(&op));
+
+	/* The mappings of an entry registered without faults. */
+	ret = reg_echo(op.fd, &op.e);
+	if (ret)
+		ksft_exit_fail_msg("register: %s\n", strerror(-ret));
+	for (i = 0; i < 3; i++) {
+		op.name = mnames[i];
+		op.kind = i;
+		op.run = mmap_run;
+		op.check = mmap_check;
+		op.points = op.injected = op.errors = op.survived = 0;
+		report(&op, fault_loop(&op));
+	}
+	/* The entry still works through fresh mappings. */
+	ret = entry_map(op.fd, &op.e);
+	if (!ret)
+		ret = entry_event(op.fd, &op.e, 0, 0xabcd);
+	entry_unmap(&op.e);
+	if (!ret)
+		ret = edge_unregister_id(op.fd, op.e.reg.id);
+	dev_close(op.fd, op.db);
+	knobs_restore();
+
+	/* A normal run passes, every event is accounted for, rmmod works. */
+	if (!ret)
+		ret = device_works();
+	sub = edge_sysfs_read(0, "submitted");
+	done = edge_sysfs_read(0, "completed");
+	rej = edge_sysfs_read(0, "rejected");
+	canc = edge_sysfs_read(0, "cancelled");
+	err = edge_sysfs_read(0, "errors");
+	ksft_print_msg("after: submitted %lld completed %lld rejected %lld cancelled %lld errors %lld registered %lld\n",
+		       sub, done, rej, canc, err,
+		       edge_sysfs_read(0, "registered"));
+	if (!ret && (sub != done + rej + canc + err || err || sub <= 0 ||
+		     edge_sysfs_read(0, "registered") != 0 ||
+		     edge_sysfs_read(0, "inflight") != 0))
+		ret = -1;
+	if (!ret)
+		ret = edge_module_unload_once();
+	ksft_test_result(!ret && !edge_module_loaded(),
+			 "fault.after: normal run, counters balance, rmmod\n");
+	printf("faults_injected=%lu\n", total_injected);
+	fflush(stdout);
+	edge_module_unload(3000);
+	ksft_finished();
+}

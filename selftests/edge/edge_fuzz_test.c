@@ -1,0 +1,681 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A guest fuzzer of /dev/edge0: 8 processes at once make random calls
+ * (open, close, GET_INFO, REGISTER, UNREGISTER, KICK, unknown ioctls,
+ * mmap, munmap, mremap, fork, poll) with random and mutated arguments
+ * (sizes, flags, reserved fields, offsets, lengths, huge counts, bad
+ * pointers) and write random doorbell tails and ring words.
+ *
+ * What must hold: every call succeeds or fails with an errno its
+ * interface documents (anything else fails the test); no process dies
+ * of a signal; afterwards nothing is registered or in flight, every
+ * submitted event was completed, rejected or cancelled (the sysfs
+ * counters balance) and the module unloads.  The debug kernel's run
+ * (tools/vm/check-debug.sh) adds: no KASAN, lockdep, WARN or kmemleak
+ * report.
+ *
+ * EDGE_FUZZ_CALLS (default 40000) calls in all, EDGE_FUZZ_SEED (default:
+ * the time) for a replay; prints the seed and "guest_fuzz_calls=N".
+ */
+#define _GNU_SOURCE
+#include <stdbool.h>
+#include "kselftest.h"
+#include "edge_selftest.h"
+
+#define NPROC		8
+#define MAX_FDS		4
+#define MAX_ENTS	3	/* live registrations per process */
+#define MAX_MAPS	16
+#define FORK_CALLS	20
+#define EKT_ENTRIES	64	/* edge_info.ekt_entries */
+
+struct shared {
+	unsigned long calls;
+	unsigned long bad_errno;
+	unsigned long registered_ok;
+	unsigned long mapped_ok;
+	char first_bad[160];
+};
+
+static struct shared *sh;
+static uint64_t rng;
+static unsigned long budget;
+static long page;
+
+static uint64_t rnd(void)
+{
+	/* xorshift64* */
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 2685821657736338717ULL;
+}
+
+static uint32_t below(uint32_t n)
+{
+	return n ? rnd() % n : 0;
+}
+
+/* A value that tends to sit on a boundary. */
+static uint64_t interesting(void)
+{
+	static const uint64_t v[] = {
+		0, 1, 2, 3, 7, 8, 16, 31, 32, 63, 64, 100, 255, 256, 1023,
+		1024, 4095, 4096, 4097, 65535, 65536, 1U << 20, 4U << 20,
+		0x7fffffff, 0x80000000, 0xffffffff, 0x100000000ULL,
+		0x10000000000ULL, ~0ULL,
+	};
+
+	switch (below(4)) {
+	case 0:
+		return rnd();
+	case 1:
+		return rnd() & 0xffff;
+	default:
+		return v[below(ARRAY_SIZE(v))];
+	}
+}
+
+struct ent {
+	int fdi;
+	int fdn;		/* the fd number, for doorbell maps */
+	struct edge_register reg;
+};
+
+struct map {
+	void *addr;
+	size_t len;
+	int kind;		/* 0 doorbell, 1 sq, 2 cq */
+	int fdn;		/* doorbell: the file's fd number */
+	struct edge_register reg;
+};
+
+struct state {
+	int fd[MAX_FDS];
+	int nfd;
+	struct ent ent[MAX_ENTS];
+	int nent;
+	struct map map[MAX_MAPS];
+	int nmap;
+	bool forked;
+	/* A page whose end borders an unmapped page: partial structs. */
+	uint8_t *edge_page;
+};
+
+static struct state st;
+
+static void note_call(void)
+{
+	__atomic_add_fetch(&sh->calls, 1, __ATOMIC_RELAXED);
+}
+
+/* A call returned @ret (-1 with errno, or not): is its errno documented? */
+static void check_errno(const char *what, long ret, int err, int ok_mask)
+{
+	static const int errs[] = { EINVAL, E2BIG, EFAULT, EBUSY, ENOMEM,
+				    ENOENT, ENOTTY, EPERM, EACCES,
+				    EOVERFLOW };
+	unsigned int i;
+
+	note_call();
+	if (ret != -1)
+		return;
+	for (i = 0; i < ARRAY_SIZE(errs); i++)
+		if (errs[i] == err && (ok_mask & (1 << i)))
+			return;
+	if (__atomic_fetch_add(&sh->bad_errno, 1, __ATOMIC_RELAXED) == 0)
+		snprintf(sh->first_bad, sizeof(sh->first_bad), "%s: %s (%d)",
+			 what, strerror(err), err);
+}
+
+#define E_INVAL		(1 << 0)
+#define E_2BIG		(1 << 1)
+#define E_FAULT		(1 << 2)
+#define E_BUSY		(1 << 3)
+#define E_NOMEM		(1 << 4)
+#define E_NOENT		(1 << 5)
+#define E_NOTTY		(1 << 6)
+#define E_PERM		(1 << 7)
+#define E_ACCES		(1 << 8)
+#define E_OVERFLOW	(1 << 9)
+
+static int pick_fd(void)
+{
+	if (!st.nfd)
+		return -1;
+	return below(st.nfd);
+}
+
+/* A user pointer: mostly good, sometimes bad or straddling a hole. */
+static void *arg_ptr(void *good, size_t len)
+{
+	switch (below(16)) {
+	case 0:
+		return NULL;
+	case 1:
+		return (void *)(uintptr_t)interesting();
+	case 2:
+		if (len > (size_t)page)
+			return NULL;
+		memcpy(st.edge_page + page - len, good, len);
+		return st.edge_page + page - len + below(len ? len : 1);
+	default:
+		return good;
+	}
+}
+
+static void op_open(void)
+{
+	int fd, flags = below(8) ? O_RDWR : O_RDONLY;
+
+	if (st.nfd == MAX_FDS)
+		return;
+	fd = open(EDGE_DEV0, flags | O_CLOEXEC);
+	check_errno("open", fd < 0 ? -1 : 0, errno, 0);
+	if (fd >= 0)
+		st.fd[st.nfd++] = fd;
+}
+
+static void op_close(void)
+{
+	int i = pick_fd(), j;
+
+	if (i < 0)
+		return;
+	check_errno("close", close(st.fd[i]), errno, 0);
+	/* Its entries go with it (mappings stay until unmapped). */
+	for (j = 0; j < st.nent;) {
+		if (st.ent[j].fdi == i) {
+			st.ent[j] = st.ent[--st.nent];
+			continue;
+		}
+		if (st.ent[j].fdi == st.nfd - 1)
+			st.ent[j].fdi = i;
+		j++;
+	}
+	st.fd[i] = st.fd[--st.nfd];
+}
+
+static void op_get_info(void)
+{
+	uint8_t buf[8192];
+	struct edge_info *info = (void *)buf;
+	int i = pick_fd();
+	void *p;
+	long r;
+
+	if (i < 0)
+		return;
+	memset(buf, below(2) ? 0 : 0xa5, sizeof(buf));
+	info->size = below(2) ? sizeof(*info) : (uint32_t)interesting();
+	p = arg_ptr(buf, below(2) ? sizeof(*info) : 64);
+	r = ioctl(st.fd[i], EDGE_IOC_GET_INFO, p);
+	check_errno("GET_INFO", r, errno, E_INVAL | E_FAULT);
+	if (!r && p == buf && (info->abi_version != EDGE_ABI_VERSION ||
+		   info->size > sizeof(*info)))
+		check_errno("GET_INFO contents", -1, 0, 0);
+}
+
+static void mutate_register(struct edge_register *r, uint8_t *tail)
+{
+	uint32_t *w = (uint32_t *)r;
+	int n = 1 + below(3), k;
+
+	switch (below(5)) {
+	case 0:
+		r->size = EDGE_REGISTER_SIZE_VER0;
+		break;
+	case 1:
+		r->size = EDGE_REGISTER_SIZE_VER1;
+		break;
+	case 2:
+		r->size = sizeof(*r) + below(64);
+		if (below(2))
+			tail[below(64)] = 1 + below(255);
+		break;
+	case 3:
+		r->size = (uint32_t)interesting();
+		break;
+	default:
+		break;
+	}
+	if (!below(4))
+		return;
+	for (k = 0; k < n; k++) {
+		unsigned int f = 1 + below(sizeof(*r) / 4 - 1);
+
+		switch (below(3)) {
+		case 0:
+			w[f] = (uint32_t)interesting();
+			break;
+		case 1:
+			w[f] ^= 1U << below(32);
+			break;
+		default:
+			w[f] = below(2) ? 0 : w[f] * 2;
+			break;
+		}
+	}
+}
+
+static void op_register(void)
+{
+	struct {
+		struct edge_register r;
+		uint8_t tail[64];
+	} a;
+	int i = pick_fd();
+	void *p;
+	long r;
+
+	if (i < 0)
+		return;
+	memset(&a, 0, sizeof(a));
+	edge_register_init(&a.r, below(4) ? EDGE_FN_ECHO : EDGE_FN_NOP,
+			   8 << below(4), 1 << below(7), 700 * (1 + below(50)));
+	mutate_register(&a.r, a.tail);
+	/* Rings up to 4 MiB are valid, but keep the guest's memory. */
+	if ((uint64_t)a.r.ring_entries * a.r.param_size > (256U << 10) &&
+	    below(8))
+		a.r.ring_entries = 16;
+	if (st.nent == MAX_ENTS)
+		a.r.flags |= 1;		/* must fail: keep the count bounded */
+	p = arg_ptr(&a, below(2) ? sizeof(a.r) : 64);
+	r = ioctl(st.fd[i], EDGE_IOC_REGISTER_EVENT, p);
+	check_errno("REGISTER", r, errno,
+		    E_INVAL | E_2BIG | E_FAULT | E_BUSY | E_NOMEM);
+	/* Through a shifted copy: the file's release cleans it up. */
+	if (!r && p != &a)
+		return;
+	if (!r) {
+		__atomic_add_fetch(&sh->registered_ok, 1, __ATOMIC_RELAXED);
+		if (a.r.flags || a.r.id >= EKT_ENTRIES ||
+		    a.r.ring_entries & (a.r.ring_entries - 1))
+			check_errno("REGISTER accepted a bad struct", -1, 0, 0);
+		if (st.nent < MAX_ENTS) {
+			st.ent[st.nent].fdi = i;
+			st.ent[st.nent].fdn = st.fd[i];
+			st.ent[st.nent].reg = a.r;
+			st.nent++;
+		}
+	}
+}
+
+static void op_unregister(void)
+{
+	struct {
+		struct edge_unregister u;
+		uint8_t tail[16];
+	} a;
+	int i = pick_fd(), e = -1;
+	long r;
+
+	if (i < 0)
+		return;
+	memset(&a, 0, sizeof(a));
+	a.u.size = sizeof(a.u);
+	if (st.nent && below(2)) {
+		e = below(st.nent);
+		i = st.ent[e].fdi;
+		a.u.id = st.ent[e].reg.id;
+	} else {
+		a.u.id = below(4) ? below(70) : (uint32_t)interesting();
+	}
+	if (!below(4)) {
+		switch (below(4)) {
+		case 0:
+			a.u.flags = (uint32_t)interesting();
+			break;
+		case 1:
+			a.u.pad = 1 + below(7);
+			break;
+		case 2:
+			a.u.size = (uint32_t)interesting();
+			break;
+		default:
+			a.u.size = sizeof(a.u) + 1 + below(15);
+			a.tail[below(16)] = 1;
+			break;
+		}
+	}
+	r = ioctl(st.fd[i], EDGE_IOC_UNREGISTER_EVENT,
+		  arg_ptr(&a, sizeof(a.u)));
+	check_errno("UNREGISTER", r, errno,
+		    E_INVAL | E_2BIG | E_FAULT | E_NOENT | E_BUSY);
+	if (!r && e >= 0 && a.u.id == st.ent[e].reg.id)
+		st.ent[e] = st.ent[--st.nent];
+	else if (!r)
+		/* Some entry of this file went: forget which, keep it simple. */
+		for (e = 0; e < st.nent; e++)
+			if (st.ent[e].fdi == i && st.ent[e].reg.id == a.u.id)
+				st.ent[e--] = st.ent[--st.nent];
+}
+
+static void op_ioctl_other(void)
+{
+	int i = pick_fd();
+	unsigned long cmd;
+	long r;
+	uint8_t buf[256] = { 0 };
+
+	if (i < 0)
+		return;
+	switch (below(3)) {
+	case 0:
+		r = ioctl(st.fd[i], EDGE_IOC_KICK, below(2) ? 0 : interesting());
+		check_errno("KICK", r, errno, E_INVAL);
+		return;
+	case 1:
+		cmd = _IO(EDGE_IOC_MAGIC, 5 + below(250));
+		break;
+	default:
+		cmd = (uint32_t)rnd();
+		break;
+	}
+	if (cmd == EDGE_IOC_GET_INFO || cmd == EDGE_IOC_REGISTER_EVENT ||
+	    cmd == EDGE_IOC_UNREGISTER_EVENT || cmd == EDGE_IOC_KICK)
+		return;
+	/* Generic file ioctls (FIONBIO, FIOCLEX, ...) may succeed. */
+	r = ioctl(st.fd[i], cmd, buf);
+	check_errno("ioctl", r, errno, E_NOTTY | E_INVAL | E_FAULT);
+}
+
+static void op_mmap(void)
+{
+	int i = pick_fd(), kind = below(3), prot = PROT_READ | PROT_WRITE;
+	int flags = MAP_SHARED;
+	struct edge_register reg = { 0 };
+	uint64_t off = 0;
+	size_t len = page;
+	void *p;
+
+	if (i < 0 || st.nmap == MAX_MAPS)
+		return;
+	if (kind && st.nent) {
+		struct ent *e = &st.ent[below(st.nent)];
+
+		reg = e->reg;
+		/* Mostly its own file; else another one (per-file offsets). */
+		if (below(4))
+			i = e->fdi;
+		off = kind == 1 ? reg.sq.mmap_offset : reg.cq.mmap_offset;
+		len = kind == 1 ? reg.sq.mmap_size : reg.cq.mmap_size;
+	} else {
+		kind = 0;
+	}
+	switch (below(10)) {
+	case 0:
+		off = interesting() & ~((uint64_t)page - 1);
+		break;
+	case 1:
+		len = below(2) ? len + page : (size_t)interesting();
+		break;
+	case 2:
+		prot |= PROT_EXEC;
+		break;
+	case 3:
+		flags = MAP_PRIVATE;
+		break;
+	case 4:
+		off += page * (1 + below(4));
+		break;
+	case 5:
+		prot = PROT_READ;
+		break;
+	default:
+		break;
+	}
+	p = mmap(NULL, len, prot, flags, st.fd[i], off);
+	check_errno("mmap", p == MAP_FAILED ? -1 : 0, errno,
+		    E_INVAL | E_PERM | E_NOMEM | E_ACCES | E_OVERFLOW);
+	if (p == MAP_FAILED)
+		return;
+	__atomic_add_fetch(&sh->mapped_ok, 1, __ATOMIC_RELAXED);
+	st.map[st.nmap].addr = p;
+	st.map[st.nmap].len = len;
+	/* What it really is: the offset decides, whatever we meant. */
+	if (off == 0) {
+		st.map[st.nmap].kind = 0;
+		st.map[st.nmap].fdn = st.fd[i];
+	} else if (kind && off == (kind == 1 ? reg.sq.mmap_offset :
+				   reg.cq.mmap_offset)) {
+		st.map[st.nmap].kind = kind;
+		st.map[st.nmap].reg = reg;
+	} else {
+		/* Some other ring of that file: do not write into it. */
+		st.map[st.nmap].kind = -1;
+	}
+	if (!(prot & PROT_WRITE))
+		st.map[st.nmap].kind = -1;
+	st.nmap++;
+}
+
+static void op_munmap(void)
+{
+	int m;
+
+	if (!st.nmap)
+		return;
+	m = below(st.nmap);
+	check_errno("munmap", munmap(st.map[m].addr, st.map[m].len), errno, 0);
+	st.map[m] = st.map[--st.nmap];
+}
+
+/* Growing a ring mapping must fail (VM_DONTEXPAND); moving it may work. */
+static void op_mremap(void)
+{
+	int m;
+	void *p;
+
+	if (!st.nmap)
+		return;
+	m = below(st.nmap);
+	p = mremap(st.map[m].addr, st.map[m].len, st.map[m].len + page,
+		   MREMAP_MAYMOVE);
+	note_call();
+	if (p != MAP_FAILED) {
+		check_errno("mremap grew a ring mapping", -1, 0, 0);
+		st.map[m].addr = p;
+		st.map[m].len += page;
+	}
+}
+
+/* Hostile producers: random doorbell tails, ring words, CQ heads. */
+static void op_write_shared(void)
+{
+	struct map *m;
+	uint32_t *w;
+	size_t words;
+
+	if (!st.nmap)
+		return;
+	m = &st.map[below(st.nmap)];
+	if (m->kind < 0)
+		return;
+	words = m->len / 4;
+	w = m->addr;
+	switch (below(3)) {
+	case 0:
+		/* A tail: small steps mostly, sometimes anything. */
+		if (m->kind == 0) {
+			uint32_t k = below(EKT_ENTRIES);
+			int e;
+
+			/* Mostly the doorbell of one of this file's entries. */
+			for (e = 0; e < st.nent && below(4); e++)
+				if (st.ent[e].fdn == m->fdn) {
+					k = st.ent[e].reg.id % EKT_ENTRIES;
+					break;
+				}
+
+			__atomic_store_n(&w[k], below(4) ? w[k] + below(8) :
+					 (uint32_t)interesting(), __ATOMIC_SEQ_CST);
+		} else {
+			w[below(words)] = (uint32_t)rnd();
+		}
+		break;
+	case 1:
+		w[below(words)] = (uint32_t)interesting();
+		break;
+	default:
+		/* Read something back: the mapping is alive. */
+		(void)__atomic_load_n(&w[below(words)], __ATOMIC_ACQUIRE);
+		break;
+	}
+	note_call();
+	if (m->kind == 0 && st.nfd && below(2))
+		check_errno("KICK", ioctl(st.fd[pick_fd()], EDGE_IOC_KICK, 0),
+			    errno, 0);
+}
+
+static void op_poll(void)
+{
+	struct pollfd p[MAX_FDS];
+	int i;
+
+	for (i = 0; i < st.nfd; i++) {
+		p[i].fd = st.fd[i];
+		p[i].events = POLLIN;
+	}
+	check_errno("poll", poll(p, st.nfd, 0) < 0 ? -1 : 0, errno, 0);
+}
+
+static void run_calls(unsigned long n);
+
+static void op_fork(void)
+{
+	pid_t pid;
+	int s;
+
+	if (st.forked)
+		return;
+	pid = fork();
+	if (pid < 0) {
+		check_errno("fork", -1, errno, E_NOMEM);
+		return;
+	}
+	if (!pid) {
+		/* Mappings are not inherited (VM_DONTCOPY); the fds are. */
+		st.nmap = 0;
+		st.forked = true;
+		rng ^= getpid();
+		run_calls(FORK_CALLS);
+		_exit(0);
+	}
+	note_call();
+	while (waitpid(pid, &s, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(s) || WEXITSTATUS(s))
+		check_errno("forked child died", -1, 0, 0);
+}
+
+static void run_calls(unsigned long n)
+{
+	static void (*const ops[])(void) = {
+		op_open, op_close, op_get_info, op_register, op_register,
+		op_register, op_unregister, op_unregister, op_ioctl_other,
+		op_mmap, op_mmap, op_mmap, op_munmap, op_munmap, op_mremap,
+		op_write_shared, op_write_shared, op_write_shared, op_poll,
+		op_fork,
+	};
+	unsigned long end = __atomic_load_n(&sh->calls, __ATOMIC_RELAXED) + n;
+	unsigned long mine = 0;
+
+	while (mine++ < n * 4 &&
+	       __atomic_load_n(&sh->calls, __ATOMIC_RELAXED) < budget) {
+		unsigned int k = below(ARRAY_SIZE(ops));
+
+		/* fork is rare: it is slow under TCG. */
+		if (ops[k] == op_fork && below(16))
+			continue;
+		ops[k]();
+		if (st.forked && __atomic_load_n(&sh->calls, __ATOMIC_RELAXED) >= end)
+			break;
+	}
+}
+
+static void child(int idx, uint64_t seed, unsigned long n)
+{
+	memset(&st, 0, sizeof(st));
+	rng = seed * 0x9e3779b97f4a7c15ULL + idx + 1;
+	st.edge_page = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (st.edge_page == MAP_FAILED)
+		_exit(2);
+	munmap(st.edge_page + page, page);
+	op_open();
+	run_calls(n);
+	_exit(0);
+}
+
+int main(void)
+{
+	unsigned long calls = 40000;
+	long long sub, done, rej, canc, err;
+	const char *s;
+	uint64_t seed;
+	pid_t pids[NPROC];
+	int i, ret, died = 0;
+
+	ksft_print_header();
+	atexit(edge_selftest_atexit);
+	page = sysconf(_SC_PAGESIZE);
+	s = getenv("EDGE_FUZZ_CALLS");
+	if (s && *s)
+		calls = strtoul(s, NULL, 0);
+	s = getenv("EDGE_FUZZ_SEED");
+	seed = s && *s ? strtoull(s, NULL, 0) : (uint64_t)now_ns();
+	if (geteuid())
+		ksft_exit_skip("loading edge.ko needs root\n");
+	ksft_set_plan(4);
+	ksft_print_msg("seed %llu (EDGE_FUZZ_SEED=%llu replays), %lu calls, %d processes\n",
+		       (unsigned long long)seed, (unsigned long long)seed,
+		       calls, NPROC);
+	ret = edge_module_load("");
+	if (ret)
+		ksft_exit_fail_msg("insmod: %s\n", strerror(-ret));
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
+	budget = calls;
+	for (i = 0; i < NPROC; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+		if (!pids[i])
+			child(i, seed, calls);
+	}
+	for (i = 0; i < NPROC; i++) {
+		int st_ = edge_reap(pids[i], 0);
+
+		if (!WIFEXITED(st_) || WEXITSTATUS(st_)) {
+			ksft_print_msg("process %d: status %#x\n", i, st_);
+			died++;
+		}
+	}
+	ksft_test_result(!died, "fuzz.processes_clean\n");
+	if (sh->bad_errno)
+		ksft_print_msg("%lu unexpected results, first: %s\n",
+			       sh->bad_errno, sh->first_bad);
+	ksft_test_result(!sh->bad_errno, "fuzz.documented_errors (%lu registered, %lu mapped)\n",
+			 sh->registered_ok, sh->mapped_ok);
+
+	/* Every file is gone: the table is empty, every event accounted. */
+	sub = edge_sysfs_read(0, "submitted");
+	done = edge_sysfs_read(0, "completed");
+	rej = edge_sysfs_read(0, "rejected");
+	canc = edge_sysfs_read(0, "cancelled");
+	err = edge_sysfs_read(0, "errors");
+	ksft_print_msg("submitted %lld completed %lld rejected %lld cancelled %lld errors %lld\n",
+		       sub, done, rej, canc, err);
+	ksft_test_result(sub >= 0 && sub == done + rej + canc + err &&
+			 edge_sysfs_read(0, "registered") == 0 &&
+			 edge_sysfs_read(0, "inflight") == 0,
+			 "fuzz.counters_balance\n");
+	ret = edge_module_unload(5000);
+	ksft_test_result(!ret && !edge_module_loaded(), "fuzz.rmmod\n");
+	printf("guest_fuzz_calls=%lu\n", sh->calls);
+	fflush(stdout);
+	ksft_finished();
+}

@@ -1,0 +1,87 @@
+#!/bin/bash
+# The debug-kernel part of `make check`: build the debug kernel when it is
+# not cached (tools/vm/debug-kernel/build.sh, ~6 min cold on 2 cores),
+# build edge.ko against it, run the kselftests in a guest booting it
+# (fault injection included: edge_fault_test only runs there), then count
+# the kernel's reports in the console log (tools/vm/kernel-reports.sh).
+#
+# Usage: check-debug.sh [--ko EDGE_KO] [--suites 'GLOB...'] OUT_DIR
+#   --ko      use the edge.ko and edge_nicsim.ko in this folder (built
+#             for the debug kernel) instead of building the tree's
+#             (planted-bug runs);
+#   --suites  only these selftests (names under selftests/, globs).
+# The guest binaries come from the tree's build/ (make all).  Writes
+# OUT_DIR/debug.tap (the suites' TAP), OUT_DIR/debug-reports.tap (the
+# reports and the guest run as two tests), OUT_DIR/debug.console.log;
+# prints the TAP and
+# "debug_kernel_reports=N".  Exits non-zero on any failure or report.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+vm=$top/tools/vm
+ko='' suites=''
+while (($# > 1)); do
+	case $1 in
+	--ko) ko=${2:?}; shift 2 ;;
+	--suites) suites=${2:?}; shift 2 ;;
+	*) break ;;
+	esac
+done
+build=${1:?usage: check-debug.sh [--ko KO] [--suites GLOBS] OUT_DIR}
+mkdir -p "$build"
+status=0
+
+"$vm/debug-kernel/build.sh" "$top/.cache" || exit 1
+# shellcheck source=/dev/null
+. "$top/.cache/debug-kernel.env"
+if [[ -z $ko ]]; then
+	"$vm/debug-kernel/module.sh" "$top" "$build/debug-module" || exit 1
+	ko=$build/debug-module/src
+fi
+
+payload=$build/payload-debug
+"$vm/payload.sh" "$payload" "$top/build" "$ko" || exit 1
+if [[ -n $suites ]]; then
+	keep=$(mktemp -d)
+	for g in $suites; do
+		# shellcheck disable=SC2086 # the glob is the point
+		cp "$payload"/selftests/$g "$keep/" 2>/dev/null
+	done
+	rm -f "$payload"/selftests/*_test
+	cp "$keep"/* "$payload/selftests/" 2>/dev/null
+	rm -rf "$keep"
+fi
+# Keep going after the first report so that all are counted (the run
+# fails anyway): no panic on WARN, every KASAN report printed.
+guest=0
+if ! "$vm/run-guest.sh" --kernel "$DEBUG_BZIMAGE" --payload "$payload" \
+	--mode check --timeout "${GUEST_TIMEOUT:-1200}" --out "$build/debug" \
+	--append "panic_on_warn=0 kasan_multi_shot" --alloc-failures-ok; then
+	status=1
+	guest=1
+fi
+tap=$build/debug.tap
+if reports=$("$vm/kernel-reports.sh" "$build/debug.console.log"); then
+	r=0
+else
+	r=1
+	status=1
+fi
+{
+	echo "TAP version 13"
+	echo "1..2"
+	echo "$reports" | grep '^#'
+	if ((r)); then
+		echo "not ok 1 debug_kernel.no_reports"
+	else
+		echo "ok 1 debug_kernel.no_reports"
+	fi
+	if ((guest)); then
+		echo "not ok 2 debug_kernel.guest_run # see $build/debug.console.log"
+	else
+		echo "ok 2 debug_kernel.guest_run"
+	fi
+} >"$build/debug-reports.tap"
+cat "$tap"
+cat "$build/debug-reports.tap"
+echo "$reports" | grep '^debug_kernel_reports='
+exit $status

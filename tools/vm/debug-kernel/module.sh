@@ -1,0 +1,30 @@
+#!/bin/bash
+# Build edge.ko against the debug kernel (build.sh) without touching the
+# stock build in the tree: the Kbuild sources are mirrored into OUTDIR/src
+# (mtimes kept, so an unchanged file is not rebuilt) and built there with
+# M=.  Result: OUTDIR/src/edge.ko and OUTDIR/src/edge_nicsim.ko.
+#
+# Usage: module.sh SRC_TOP OUTDIR   (after build.sh; reads its env file)
+# SRC_TOP: a tree with Kbuild, drv/, emul/, uapi/ (this one, or a scratch
+# copy with a planted bug, tools/vm/plant-bug.sh).
+set -euo pipefail
+top=${1:?usage: module.sh SRC_TOP OUTDIR} out=${2:?usage: module.sh SRC_TOP OUTDIR}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)   # Kbuild wants an absolute M=
+here=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=/dev/null
+. "$here/.cache/debug-kernel.env"
+src=$out/src
+mkdir -p "$src/drv/nicsim" "$src/emul" "$src/uapi/linux"
+cp -p "$top/Kbuild" "$src/"
+cp -p "$top"/drv/*.[ch] "$src/drv/"
+cp -p "$top"/drv/nicsim/*.[ch] "$src/drv/nicsim/"
+cp -p "$top"/emul/*.[ch] "$src/emul/"
+cp -p "$top"/uapi/linux/*.h "$src/uapi/linux/"
+rc=0
+make -s -C "$DEBUG_KDIR" M="$src" modules >"$out/build.log" 2>&1 || rc=$?
+grep -v 'Skipping BTF' "$out/build.log" >&2 || true
+[[ $rc == 0 && -f $src/edge.ko && -f $src/edge_nicsim.ko ]] || {
+	echo "debug-kernel: edge.ko or edge_nicsim.ko did not build in $src" >&2
+	exit 1
+}
