@@ -351,6 +351,107 @@ static void op_unregister(void)
 				st.ent[e--] = st.ent[--st.nent];
 }
 
+/*
+ * SUBMIT_JOB: mostly this file's own entries with short deadlines, and
+ * every field mutated now and then; the kernel list through a good, bad or
+ * hole-straddling pointer.
+ */
+static void op_submit_job(void)
+{
+	struct {
+		struct edge_job j;
+		uint8_t tail[16];
+	} a;
+	uint32_t ids[8];
+	int i = pick_fd();
+	unsigned int k, n;
+	long r;
+
+	if (i < 0)
+		return;
+	memset(&a, 0, sizeof(a));
+	n = 1 + below(ARRAY_SIZE(ids));
+	for (k = 0; k < n; k++) {
+		ids[k] = below(8) ? below(70) : (uint32_t)interesting();
+		if (st.nent && below(4)) {
+			struct ent *e = &st.ent[below(st.nent)];
+
+			if (e->fdi == i)
+				ids[k] = e->reg.id;
+		}
+	}
+	a.j.size = sizeof(a.j);
+	a.j.queue = below(4) ? below(8) : (uint32_t)interesting();
+	a.j.nr_kernels = n;
+	a.j.deadline_ns = below(4) ? 1000 * (1 + below(2000)) : interesting();
+	a.j.kernels = (uintptr_t)arg_ptr(ids, n * sizeof(ids[0]));
+	a.j.user_data = rnd();
+	if (!below(4)) {
+		switch (below(6)) {
+		case 0:
+			a.j.flags = (uint32_t)interesting();
+			break;
+		case 1:
+			a.j.nr_kernels = (uint32_t)interesting();
+			break;
+		case 2:
+			a.j.size = (uint32_t)interesting();
+			break;
+		case 3:
+			a.j.size = sizeof(a.j) + 1 + below(15);
+			a.tail[below(16)] = 1;
+			break;
+		case 4:
+			a.j.id = rnd();		/* out-only: ignored */
+			break;
+		default:
+			a.j.deadline_ns = 0;
+			break;
+		}
+	}
+	r = ioctl(st.fd[i], EDGE_IOC_SUBMIT_JOB, arg_ptr(&a, sizeof(a.j)));
+	check_errno("SUBMIT_JOB", r, errno,
+		    E_INVAL | E_2BIG | E_FAULT | E_BUSY | E_NOMEM);
+}
+
+/* REAP_JOBS: into a buffer of any room, or a bad one. */
+static void op_reap_jobs(void)
+{
+	struct edge_job_cqe cqes[8];
+	struct {
+		struct edge_reap_jobs r;
+		uint8_t tail[16];
+	} a;
+	int i = pick_fd();
+	long r;
+
+	if (i < 0)
+		return;
+	memset(&a, 0, sizeof(a));
+	a.r.size = sizeof(a.r);
+	a.r.nr = below(4) ? below(ARRAY_SIZE(cqes) + 1) :
+		 (uint32_t)interesting();
+	a.r.cqes = (uintptr_t)arg_ptr(cqes, sizeof(cqes));
+	if (a.r.nr > ARRAY_SIZE(cqes) && a.r.cqes == (uintptr_t)cqes)
+		a.r.nr = ARRAY_SIZE(cqes);	/* no overrun of the stack */
+	if (!below(6)) {
+		switch (below(3)) {
+		case 0:
+			a.r.flags = 1 + below(7);
+			break;
+		case 1:
+			a.r.pad = (uint32_t)interesting() | 1;
+			break;
+		default:
+			a.r.size = sizeof(a.r) + 1 + below(15);
+			a.tail[below(16)] = 1;
+			break;
+		}
+	}
+	r = ioctl(st.fd[i], EDGE_IOC_REAP_JOBS, arg_ptr(&a, sizeof(a.r)));
+	check_errno("REAP_JOBS", r, errno, E_INVAL | E_2BIG | E_FAULT);
+}
+
 static void op_ioctl_other(void)
 {
 	int i = pick_fd();
@@ -373,7 +474,8 @@ static void op_ioctl_other(void)
 		break;
 	}
 	if (cmd == EDGE_IOC_GET_INFO || cmd == EDGE_IOC_REGISTER_EVENT ||
-	    cmd == EDGE_IOC_UNREGISTER_EVENT || cmd == EDGE_IOC_KICK)
+	    cmd == EDGE_IOC_UNREGISTER_EVENT || cmd == EDGE_IOC_KICK ||
+	    cmd == EDGE_IOC_SUBMIT_JOB || cmd == EDGE_IOC_REAP_JOBS)
 		return;
 	/* Generic file ioctls (FIONBIO, FIOCLEX, ...) may succeed. */
 	r = ioctl(st.fd[i], cmd, buf);
@@ -576,7 +678,7 @@ static void run_calls(unsigned long n)
 		op_register, op_unregister, op_unregister, op_ioctl_other,
 		op_mmap, op_mmap, op_mmap, op_munmap, op_munmap, op_mremap,
 		op_write_shared, op_write_shared, op_write_shared, op_poll,
-		op_fork,
+		op_fork, op_submit_job, op_submit_job, op_reap_jobs,
 	};
 	unsigned long end = __atomic_load_n(&sh->calls, __ATOMIC_RELAXED) + n;
 	unsigned long mine = 0;
@@ -669,9 +771,18 @@ int main(void)
 	err = edge_sysfs_read(0, "errors");
 	ksft_print_msg("submitted %lld completed %lld rejected %lld cancelled %lld errors %lld\n",
 		       sub, done, rej, canc, err);
+	ksft_print_msg("jobs: submitted %lld done %lld rejected %lld cancelled %lld\n",
+		       edge_sysfs_read(0, "jobs_submitted"),
+		       edge_sysfs_read(0, "jobs_done"),
+		       edge_sysfs_read(0, "jobs_rejected"),
+		       edge_sysfs_read(0, "jobs_cancelled"));
 	ksft_test_result(sub >= 0 && sub == done + rej + canc + err &&
 			 edge_sysfs_read(0, "registered") == 0 &&
-			 edge_sysfs_read(0, "inflight") == 0,
+			 edge_sysfs_read(0, "inflight") == 0 &&
+			 edge_sysfs_read(0, "jobs_submitted") ==
+			 edge_sysfs_read(0, "jobs_done") +
+			 edge_sysfs_read(0, "jobs_rejected") +
+			 edge_sysfs_read(0, "jobs_cancelled"),
 			 "fuzz.counters_balance\n");
 	ret = edge_module_unload(5000);
 	ksft_test_result(!ret && !edge_module_loaded(), "fuzz.rmmod\n");
