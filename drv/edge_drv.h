@@ -120,5 +120,6 @@ u64 edge_mmap_cq_offset(u32 id);
 /* sysfs.c, sysfs_sched.c */
 extern const struct attribute_group *edge_groups[];
 extern const struct attribute_group edge_sched_group;
+extern const struct attribute_group edge_cp_group;
 
 #endif /* _EDGE_DRV_H */

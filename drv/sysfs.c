@@ -201,5 +201,6 @@ static const struct attribute_group edge_attr_group = {
 const struct attribute_group *edge_groups[] = {
 	&edge_attr_group,
 	&edge_sched_group,
+	&edge_cp_group,
 	NULL,
 };

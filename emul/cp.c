@@ -68,11 +68,13 @@ int edge_cp_init(struct edge_cp *cp, struct edge_simt *s,
 	u32 i;
 
 	memset(cp, 0, sizeof(*cp));
-	if (cfg->policy >= EDGE_POL_NR || !cfg->profile_ns || !cfg->prema_ns)
+	if (cfg->policy >= EDGE_POL_NR)
 		return -EINVAL;
 	cp->s = s;
 	cp->eng = s->eng;
 	cp->cfg = *cfg;
+	if (edge_cp_set_timing(cp, cfg))
+		return -EINVAL;
 	cp->done = done;
 	cp->ctx = ctx;
 	cp->pool = edge_zalloc(sizeof(*cp->pool) * EDGE_CP_JOBS *
@@ -105,6 +107,27 @@ static bool cpu_side(u32 policy)
 
 static void cp_request(struct edge_cp *cp, struct edge_cp_job *j, u32 act,
 		       u64 extra);
+
+/*
+ * The CP's costs and periods, all but the policy: -EINVAL unless each is
+ * in range (periods 1 us to 1 s, costs at most 1 s), and then nothing
+ * changes.  A new profile period applies from the next tick.
+ */
+int edge_cp_set_timing(struct edge_cp *cp, const struct edge_cp_cfg *cfg)
+{
+	const u32 s = 1000000000U;
+
+	if (cfg->profile_ns < 1000 || cfg->profile_ns > s ||
+	    cfg->prema_ns < 1000 || cfg->prema_ns > s ||
+	    cfg->parse_ns > s || cfg->host_ns > s || cfg->predict_ns > s)
+		return -EINVAL;
+	cp->cfg.parse_ns = cfg->parse_ns;
+	cp->cfg.host_ns = cfg->host_ns;
+	cp->cfg.predict_ns = cfg->predict_ns;
+	cp->cfg.profile_ns = cfg->profile_ns;
+	cp->cfg.prema_ns = cfg->prema_ns;
+	return 0;
+}
 
 int edge_cp_set_policy(struct edge_cp *cp, u32 policy)
 {

@@ -157,6 +157,7 @@ int edge_cp_init(struct edge_cp *cp, struct edge_simt *s,
 void edge_cp_fini(struct edge_cp *cp);
 void edge_cp_default_cfg(struct edge_cp_cfg *cfg);
 int edge_cp_set_policy(struct edge_cp *cp, u32 policy);
+int edge_cp_set_timing(struct edge_cp *cp, const struct edge_cp_cfg *cfg);
 int edge_cp_set_class(struct edge_cp *cp, u32 idx,
 		      const struct edge_kdesc *k);
 int edge_cp_clear_class(struct edge_cp *cp, u32 idx);

@@ -609,3 +609,13 @@ u32 edge_model_policy(const struct edge_model *m)
 {
 	return m->cp->cfg.policy;
 }
+
+struct edge_cp_cfg edge_model_cp_cfg(const struct edge_model *m)
+{
+	return m->cp->cfg;
+}
+
+int edge_model_set_cp_timing(struct edge_model *m, const struct edge_cp_cfg *cfg)
+{
+	return edge_cp_set_timing(m->cp, cfg);
+}

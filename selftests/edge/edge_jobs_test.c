@@ -314,6 +314,41 @@ static void expect_untouched(struct __test_metadata *_metadata, int fd,
 	EXPECT_FALSE(readable(fd));
 }
 
+/*
+ * The CP's costs and periods (cp/): defaults as documented, range
+ * checked (a bad write is EINVAL and changes nothing), and the parse cost
+ * takes effect: with 20 us per stream action a job's first kernel cannot
+ * end before 40 us.
+ */
+TEST_F(vjobs, cp_knobs)
+{
+	static const char *const name[] = {
+		"cp/parse_ns", "cp/host_ns", "cp/predict_ns", "cp/profile_ns",
+		"cp/prema_ns",
+	};
+	static const long long def[] = { 500, 4000, 50000, 100000, 250000 };
+	struct edge_job_cqe c;
+	uint32_t kern = self->k;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(name); i++)
+		EXPECT_EQ(def[i], edge_sysfs_read(0, name[i])) TH_LOG("knob %u", i);
+	EXPECT_EQ(-EINVAL, edge_sysfs_write(0, "cp/profile_ns", "999"));
+	EXPECT_EQ(-EINVAL, edge_sysfs_write(0, "cp/prema_ns", "0"));
+	EXPECT_EQ(-EINVAL, edge_sysfs_write(0, "cp/host_ns", "1000000001"));
+	EXPECT_EQ(-EINVAL, edge_sysfs_write(0, "cp/parse_ns", "-1"));
+	EXPECT_EQ(-EINVAL, edge_sysfs_write(0, "cp/parse_ns", "x"));
+	for (i = 0; i < ARRAY_SIZE(name); i++)
+		EXPECT_EQ(def[i], edge_sysfs_read(0, name[i])) TH_LOG("knob %u", i);
+	ASSERT_EQ(0, edge_sysfs_write(0, "cp/parse_ns", "20000"));
+	EXPECT_EQ(20000, edge_sysfs_read(0, "cp/parse_ns"));
+	ASSERT_EQ(0, submit(self->fd, 0, 100000000ULL, &kern, 1, 7, NULL));
+	ASSERT_EQ(1, reap_n(self->fd, &c, 1, 5000));
+	EXPECT_EQ(EDGE_CQE_DONE, c.status);
+	EXPECT_GE(c.latency_ns, 40000ULL);
+	ASSERT_EQ(0, edge_sysfs_write(0, "cp/parse_ns", "500"));
+}
+
 /* (c) Bad input fails, with the ABI's errno, and changes nothing. */
 TEST_F(vjobs, bad_input_changes_nothing)
 {

@@ -529,6 +529,48 @@ TEST(cp_parse_cost)
 	cp_fini();
 }
 
+/* The costs and periods: checked, applied whole, and they take effect. */
+TEST(cp_timing_knobs)
+{
+	struct edge_cp_cfg cfg, before;
+	u16 k[1] = { 0 };
+
+	cp_init(_metadata, EDGE_POL_LAX);
+	cp_class(_metadata, 0, 1, 10);
+	before = C.cp->cfg;
+	cfg = before;
+	cfg.profile_ns = 999;			/* < 1 us */
+	EXPECT_EQ(-EINVAL, edge_cp_set_timing(C.cp, &cfg));
+	cfg = before;
+	cfg.host_ns = 1000000001;		/* > 1 s */
+	EXPECT_EQ(-EINVAL, edge_cp_set_timing(C.cp, &cfg));
+	cfg = before;
+	cfg.prema_ns = 0;
+	EXPECT_EQ(-EINVAL, edge_cp_set_timing(C.cp, &cfg));
+	EXPECT_EQ(0, memcmp(&before, &C.cp->cfg, sizeof(before)));
+	/* A 1 ms profile period and 2 us per stream action. */
+	cfg = before;
+	cfg.profile_ns = 1000 * US;
+	cfg.parse_ns = 2 * US;
+	cfg.policy = EDGE_POL_RR;		/* not the timing's to change */
+	EXPECT_EQ(0, edge_cp_set_timing(C.cp, &cfg));
+	EXPECT_EQ((u32)EDGE_POL_LAX, C.cp->cfg.policy);
+	ASSERT_EQ(0, cp_submit(0, 0, 10000 * US, 1, k));
+	cp_run(_metadata, 3 * US);
+	EXPECT_EQ(0ULL, C.cp->st.kernels);	/* parse at 2 us, launch at 4 */
+	cp_run(_metadata, 4 * US);
+	EXPECT_EQ(1ULL, C.cp->st.kernels);
+	/* Done at 14 us; with 100 us the table would know it at 100 us. */
+	cp_run(_metadata, 500 * US);
+	EXPECT_EQ(0ULL, C.cp->cls[0].lat_ns);
+	ASSERT_EQ(0, cp_submit(1, 1, 10000 * US, 1, k));
+	cp_run(_metadata, 1001 * US);
+	EXPECT_NE(0ULL, C.cp->cls[0].lat_ns);
+	cp_run(_metadata, EDGE_TIME_NEVER - 1);
+	cp_all_accounted(_metadata, 2);
+	cp_fini();
+}
+
 /* Same inputs, same outputs: the run is a pure function of them. */
 TEST(cp_deterministic)
 {

@@ -45,6 +45,7 @@ struct wl {
 	char preset[16];
 	u32 jobs;
 	u32 runs;		/* independent runs summed per row */
+	struct edge_cp_cfg cp;	/* the CP's costs and periods */
 	u64 seed;
 	u64 deadline_ns;
 	u32 seq_mean;		/* 0: parts have no step */
@@ -238,6 +239,16 @@ static void parse_line(struct wl *w, const char *path, char *line, int depth)
 		snprintf(w->preset, sizeof(w->preset), "%s", rest);
 	} else if (!strcmp(key, "jobs")) {
 		w->jobs = (u32)num(rest, "jobs");
+	} else if (!strcmp(key, "parse_ns")) {
+		w->cp.parse_ns = (u32)num(rest, "parse_ns");
+	} else if (!strcmp(key, "host_ns")) {
+		w->cp.host_ns = (u32)num(rest, "host_ns");
+	} else if (!strcmp(key, "predict_ns")) {
+		w->cp.predict_ns = (u32)num(rest, "predict_ns");
+	} else if (!strcmp(key, "profile_us")) {
+		w->cp.profile_ns = (u32)num(rest, "profile_us") * 1000;
+	} else if (!strcmp(key, "prema_us")) {
+		w->cp.prema_ns = (u32)num(rest, "prema_us") * 1000;
 	} else if (!strcmp(key, "runs")) {
 		w->runs = (u32)num(rest, "runs");
 	} else if (!strcmp(key, "seed")) {
@@ -292,6 +303,7 @@ static void parse_wl(struct wl *w, const char *path)
 	w->jobs = 128;
 	w->runs = 1;
 	w->seed = 1;
+	edge_cp_default_cfg(&w->cp);
 	parse_path(w, path, 0);
 	if (!w->name[0] || !w->deadline_ns || !w->nr_rates || !w->nr_parts ||
 	    !w->jobs || !w->runs)
@@ -392,10 +404,10 @@ static void run_one(const struct wl *w, const struct edge_preset *p,
 	scfg.seed = seed + rate_idx;
 	if (edge_simt_init(&r.simt, p, &r.eng, &scfg, on_kernel, &r))
 		jdie("model init failed");
-	edge_cp_default_cfg(&ccfg);
+	ccfg = w->cp;
 	ccfg.policy = policy;
 	if (edge_cp_init(r.cp, &r.simt, &ccfg, on_job, &r))
-		jdie("cp init failed");
+		jdie("cp costs or periods out of range");
 	for (i = 0; i < w->nr_kernels; i++)
 		if (edge_cp_set_class(r.cp, i, &w->k[i]))
 			jdie("kernel %s rejected", w->kname[i]);
