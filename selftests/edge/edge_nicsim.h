@@ -45,20 +45,10 @@ static inline int nicsim_load(const char *params)
 
 static inline long long nicsim_read(const char *attr)
 {
-	char path[128], buf[64];
-	ssize_t n;
-	int fd;
+	char path[128];
 
 	snprintf(path, sizeof(path), NICSIM_SYSFS "/%s", attr);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	return strtoll(buf, NULL, 0);
+	return edge_path_read(path);
 }
 
 static inline int nicsim_write(const char *attr, const char *val)

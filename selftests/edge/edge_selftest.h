@@ -130,14 +130,13 @@ static inline int edge_module_load(const char *params)
 	return ret;
 }
 
-/* sysfs attribute of /sys/class/edge/edge@dev; -1 on error. */
-static inline long long edge_sysfs_read(int dev, const char *attr)
+/* The number in the file at @path (a sysfs attribute); -1 on error. */
+static inline long long edge_path_read(const char *path)
 {
-	char path[128], buf[64];
+	char buf[64];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), EDGE_SYSFS "/edge%d/%s", dev, attr);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -147,6 +146,15 @@ static inline long long edge_sysfs_read(int dev, const char *attr)
 		return -1;
 	buf[n] = 0;
 	return strtoll(buf, NULL, 0);
+}
+
+/* sysfs attribute of /sys/class/edge/edge@dev; -1 on error. */
+static inline long long edge_sysfs_read(int dev, const char *attr)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), EDGE_SYSFS "/edge%d/%s", dev, attr);
+	return edge_path_read(path);
 }
 
 static inline int edge_sysfs_str(int dev, const char *attr, char *buf,
