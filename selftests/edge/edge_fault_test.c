@@ -4,7 +4,7 @@
  * Documentation/fault-injection/fault-injection.rst).
  *
  * For each operation (module load, open, REGISTER_EVENT, mmap of the
- * doorbell page and of both rings), the 1st, 2nd, ... fault point the
+ * doorbell page and of both rings, SUBMIT_JOB), the 1st, 2nd, ... fault point the
  * operation reaches in this task fails in turn (failslab, fail_page_alloc
  * with order 0 and sleeping allocations included, fail_usercopy), until
  * the operation completes with no fault left to inject.  After each one:
@@ -277,6 +277,7 @@ struct op {
 	int kind;			/* mmap: 0 doorbell, 1 sq, 2 cq */
 	void *map;
 	int ko_fd;
+	long long jobs;			/* SUBMIT_JOB: jobs_submitted before */
 	unsigned long points, injected, errors, survived;
 };
 
@@ -453,6 +454,50 @@ static int mmap_check(struct op *op, int ret, bool injected)
 	return ret;
 }
 
+/* SUBMIT_JOB --------------------------------------------------------------- */
+
+static int submit_run(struct op *op)
+{
+	uint32_t kern = op->e.reg.id;
+	struct edge_job j = {
+		.size = sizeof(j),
+		.nr_kernels = 1,
+		.deadline_ns = 1000000000ULL,
+		.kernels = (uintptr_t)&kern,
+	};
+
+	return edge_ioc(op->fd, EDGE_IOC_SUBMIT_JOB, &j);
+}
+
+/* A refused job left no count; an accepted one completes DONE. */
+static int submit_check(struct op *op, int ret, bool injected)
+{
+	long long js = edge_sysfs_read(0, "jobs_submitted");
+	struct edge_job_cqe c;
+	struct edge_reap_jobs r;
+	int i;
+
+	if (ret)
+		return js == op->jobs ? 0 : -1;
+	if (js != op->jobs + 1)
+		return -1;
+	op->jobs = js;
+	for (i = 0; i < 500; i++) {
+		struct pollfd pfd = { .fd = op->fd, .events = POLLIN };
+
+		memset(&r, 0, sizeof(r));
+		r.size = sizeof(r);
+		r.nr = 1;
+		r.cqes = (uintptr_t)&c;
+		if (edge_ioc(op->fd, EDGE_IOC_REAP_JOBS, &r))
+			return -1;
+		if (r.nr)
+			return c.status == EDGE_CQE_DONE ? 0 : -1;
+		poll(&pfd, 1, 10);
+	}
+	return -1;
+}
+
 static void report(struct op *op, int ret)
 {
 	total_injected += op->injected;
@@ -477,7 +522,7 @@ int main(void)
 		ksft_exit_skip("no fault injection in this kernel (the debug kernel has it)\n");
 	if (geteuid())
 		ksft_exit_skip("needs root\n");
-	ksft_set_plan(7);
+	ksft_set_plan(8);
 	nth_fd = open(path, O_RDWR | O_CLOEXEC);
 	if (nth_fd < 0)
 		ksft_exit_fail_msg("%s: %s\n", path, strerror(errno));
@@ -532,6 +577,13 @@ int main(void)
 		op.points = op.injected = op.errors = op.survived = 0;
 		report(&op, fault_loop(&op));
 	}
+	/* A job of the entry's kernel. */
+	op.name = "submit_job";
+	op.run = submit_run;
+	op.check = submit_check;
+	op.points = op.injected = op.errors = op.survived = 0;
+	op.jobs = edge_sysfs_read(0, "jobs_submitted");
+	report(&op, fault_loop(&op));
 	/* The entry still works through fresh mappings. */
 	ret = entry_map(op.fd, &op.e);
 	if (!ret)
@@ -555,7 +607,11 @@ int main(void)
 		       edge_sysfs_read(0, "registered"));
 	if (!ret && (sub != done + rej + canc + err || err || sub <= 0 ||
 		     edge_sysfs_read(0, "registered") != 0 ||
-		     edge_sysfs_read(0, "inflight") != 0))
+		     edge_sysfs_read(0, "inflight") != 0 ||
+		     edge_sysfs_read(0, "jobs_submitted") !=
+		     edge_sysfs_read(0, "jobs_done") +
+		     edge_sysfs_read(0, "jobs_rejected") +
+		     edge_sysfs_read(0, "jobs_cancelled")))
 		ret = -1;
 	if (!ret)
 		ret = edge_module_unload_once();
