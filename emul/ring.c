@@ -47,21 +47,37 @@ void edge_ring_attach(struct edge_ring *r, u32 entries, u32 param_size,
 	r->param_size = param_size;
 }
 
+static bool slot_busy(const struct edge_ring *r, u32 seq)
+{
+	u32 slot = seq & (r->entries - 1);
+
+	return r->busy[slot / 64] & BIT_ULL(slot % 64);
+}
+
 /*
  * How many new parameter entries the consumer may take now.  The
  * producer's count is trusted for nothing: a count behind head, or ahead
  * by more than the ring holds, is clamped to the free slots, as
- * io_sqring_entries() does.  Slots of events still in flight are not free,
- * so the model never holds two events in one slot.
+ * io_sqring_entries() does.  Events complete out of order, so a free
+ * slot count is not enough: the consumer stops at the first slot whose
+ * event is still in flight (a producer that rang past an unreaped slot,
+ * which only a hostile one does), and the model never holds two events
+ * in one slot.
  */
 u32 edge_ring_avail(const struct edge_ring *r, u32 inflight)
 {
 	u32 tail = edge_load_acquire(r->doorbell);
 	u32 avail = tail - r->head;
 	u32 room = r->entries - inflight;
+	u32 n = avail < room ? avail : room, i;
 
 	EDGE_ASSERT(inflight <= r->entries);
-	return avail < room ? avail : room;
+	if (!inflight)
+		return n;
+	for (i = 0; i < n; i++)
+		if (slot_busy(r, r->head + i))
+			return i;
+	return n;
 }
 
 const void *edge_ring_param(const struct edge_ring *r, u32 seq)
@@ -72,6 +88,13 @@ const void *edge_ring_param(const struct edge_ring *r, u32 seq)
 /* The entries below the new head have been read: tell the producer. */
 void edge_ring_consume(struct edge_ring *r, u32 n)
 {
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		u32 slot = (r->head + i) & (r->entries - 1);
+
+		r->busy[slot / 64] |= BIT_ULL(slot % 64);
+	}
 	r->head += n;
 	edge_store_release(r->sq_head, r->head);
 }
@@ -82,8 +105,10 @@ void edge_ring_consume(struct edge_ring *r, u32 n)
  */
 void edge_ring_complete(struct edge_ring *r, u32 seq, u32 code, u32 res)
 {
-	struct edge_cqe *cqe = &r->cqes[seq & (r->entries - 1)];
+	u32 slot = seq & (r->entries - 1);
+	struct edge_cqe *cqe = &r->cqes[slot];
 
+	r->busy[slot / 64] &= ~BIT_ULL(slot % 64);
 	edge_write_once(cqe->res, res);
 	edge_store_release(&cqe->status, EDGE_CQE_STATUS(code, seq));
 	r->published++;

@@ -10,6 +10,7 @@
 #define _EDGE_RING_H
 
 #include "edge_compat.h"
+#include "limits.h"
 #include <linux/edge.h>
 
 /* Byte layout of one entry's two mappings; see struct edge_sq_offsets. */
@@ -35,6 +36,8 @@ struct edge_ring {
 	u32 param_size;
 	u32 head;		/* consumer count: the truth */
 	u32 published;		/* completions written */
+	/* Slots whose event is in flight: consumed, not yet completed. */
+	u64 busy[EDGE_MAX_RING_ENTRIES / 64];
 };
 
 void edge_ring_layout(u32 entries, u32 param_size, u32 page_size,

@@ -298,6 +298,45 @@ TEST(ring_inflight_full_gives_nothing)
 	EXPECT_NO_LEAKS();
 }
 
+/*
+ * Events complete out of order.  With 4 slots, events 0-3 in flight and
+ * 1-3 done first, a producer that rings 3 more (past the unreaped slot 0,
+ * as only a hostile one does) gets them only up to slot 0: event 4 would
+ * share slot 0 with event 0, still running.  Once 0 completes, 4 goes.
+ */
+TEST(ring_stops_at_a_busy_slot)
+{
+	struct rbuf b;
+
+	rbuf_init(_metadata, &b, 4, 8);
+	b.doorbell = 4;
+	EXPECT_EQ(4U, edge_ring_avail(&b.r, 0));
+	edge_ring_consume(&b.r, 4);
+	edge_ring_complete(&b.r, 1, EDGE_CQE_DONE, 0);
+	edge_ring_complete(&b.r, 2, EDGE_CQE_DONE, 0);
+	edge_ring_complete(&b.r, 3, EDGE_CQE_DONE, 0);
+	b.doorbell = 7;
+	/* Three slots are free, but the next in order is busy. */
+	EXPECT_EQ(0U, edge_ring_avail(&b.r, 1));
+	edge_ring_complete(&b.r, 0, EDGE_CQE_DONE, 0);
+	EXPECT_EQ(3U, edge_ring_avail(&b.r, 0));
+	/* Now 4 and 5 run, 4 completes; 6 may go, then 7 waits for 5. */
+	edge_ring_consume(&b.r, 2);
+	edge_ring_complete(&b.r, 4, EDGE_CQE_DONE, 0);
+	b.doorbell = 8;
+	EXPECT_EQ(2U, edge_ring_avail(&b.r, 1));
+	edge_ring_consume(&b.r, 1);		/* 6 */
+	EXPECT_EQ(1U, edge_ring_avail(&b.r, 2));	/* 7: slot 3, free */
+	b.doorbell = 9;
+	/* 8 is slot 0, free (4 done); room is entries - inflight. */
+	EXPECT_EQ(2U, edge_ring_avail(&b.r, 2));
+	edge_ring_consume(&b.r, 2);		/* 7, 8 */
+	b.doorbell = 10;
+	/* 9 is slot 1: event 5 still runs there. */
+	EXPECT_EQ(0U, edge_ring_avail(&b.r, 4));
+	rbuf_fini(&b);
+}
+
 TEST(ring_consume_publishes_sq_head)
 {
 	struct rbuf b;

@@ -79,10 +79,10 @@ static void pend_add(struct fz_ring *r, u32 seq)
 	FZ_ASSERT(r->npend < r->entries,
 		  "ring %u: more than %u events in flight", r->id, r->entries);
 	for (i = 0; i < r->npend; i++) {
-		/* Only a producer that rings unreaped slots can do this. */
+		/* Not even for a producer that rings unreaped slots. */
 		if ((r->pend[i] & r->mask) == (seq & r->mask)) {
 			r->collisions++;
-			FZ_ASSERT(r->hostile,
+			FZ_ASSERT(0,
 				  "ring %u: seq %u consumed into the slot of seq %u, still in flight",
 				  r->id, seq, r->pend[i]);
 		}
@@ -532,7 +532,9 @@ void fz_set_sq_flags(struct fz_ctx *c, u32 flags)
 /*
  * Cancel: what was rung and not consumed is consumed and cancelled in the
  * same call, so the oracle takes it in flight first: min(tail - head,
- * free slots), computed here from the doorbell, not by the model's code.
+ * free slots), up to the first slot still in flight, computed here from
+ * the doorbell and the oracle's own in-flight list, not by the model's
+ * code.
  */
 u32 fz_cancel(struct fz_ctx *c, struct fz_ring *r)
 {
@@ -543,6 +545,17 @@ u32 fz_cancel(struct fz_ctx *c, struct fz_ring *r)
 	infl = ent->inflight;
 	room = r->entries - infl;
 	rung = avail < room ? avail : room;
+	/* ... and up to the first slot whose event is still in flight. */
+	for (s = r->head; s != r->head + rung; s++) {
+		u32 i;
+
+		for (i = 0; i < r->npend; i++)
+			if ((r->pend[i] & r->mask) == (s & r->mask))
+				break;
+		if (i < r->npend)
+			break;
+	}
+	rung = s - r->head;
 	for (s = r->head; s != r->head + rung; s++) {
 		pend_add(r, s);
 		r->consumed++;

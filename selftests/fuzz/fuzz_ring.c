@@ -43,10 +43,10 @@
  * end; the model never goes quiet with events in flight; the SIMT model
  * stays consistent.
  *
- * Not asserted: that the model never holds two events in one slot.  A
- * producer that rings a slot whose event is still running (as only a
- * hostile one does) gets two events there; both still complete once
- * each, which is what is checked.  See README, finding 3.
+ * Also asserted (since the consumer tracks busy slots): the model never
+ * holds two events in one slot, even for a producer that rings a slot
+ * whose event is still running (as only a hostile one does): the
+ * consumer stops at that slot.  See README, finding 4.
  */
 #include "fuzz_common.h"
 
