@@ -112,7 +112,6 @@ struct edge_kq *__edge_kq_register(struct edge_device *ed,
 {
 	struct edge_ring_mem mem;
 	struct edge_kdesc k;
-	struct edge_ring r;
 	struct edge_kq *q;
 	u32 id;
 	int ret;
@@ -157,6 +156,14 @@ struct edge_kq *__edge_kq_register(struct edge_device *ed,
 	mutex_lock(&ed->lock);
 	ret = edge_model_register(&ed->model, &k, &mem, &q->owner, &id);
 	if (!ret) {
+		/* The same words the model uses: its attach computed them. */
+		const struct edge_ring *r = &ed->model.ekt.e[id].ring;
+
+		q->doorbell = r->doorbell;
+		q->sq_head = r->sq_head;
+		q->sq_flags = r->sq_flags;
+		q->params = r->params;
+		q->cqes = r->cqes;
 		q->id = id;
 		spin_lock_irq(&ed->kq_lock);
 		ed->kqs[id] = q;
@@ -168,14 +175,6 @@ struct edge_kq *__edge_kq_register(struct edge_device *ed,
 		kq_free(q);
 		return ERR_PTR(ret);
 	}
-	/* The same words the model uses: attach computes them once. */
-	edge_ring_attach(&r, q->entries, q->param_size, &q->layout,
-			 &ed->kdoorbells[id], q->sq, q->cq);
-	q->doorbell = r.doorbell;
-	q->sq_head = r.sq_head;
-	q->sq_flags = r.sq_flags;
-	q->params = r.params;
-	q->cqes = r.cqes;
 	q->cq_head = (u32 *)((u8 *)q->cq + q->layout.cq_head);
 	reg->id = id;
 	return q;
