@@ -402,6 +402,14 @@ static void tick_arm(struct edge_cp *cp)
 	EDGE_ASSERT(!ret);
 }
 
+/* @j reached the head of its queue: the CP inspects it (Baymax predicts). */
+static void request_parse(struct edge_cp *cp, struct edge_cp_job *j)
+{
+	j->state = EDGE_JOB_PARSE;
+	cp_request(cp, j, ACT_PARSE, cp->cfg.policy == EDGE_POL_BAY ?
+		   cp->cfg.predict_ns : 0);
+}
+
 /* Count the kernel list by class, for the estimates. */
 static int job_classes(struct edge_cp *cp, struct edge_cp_job *j)
 {
@@ -486,9 +494,7 @@ int edge_cp_submit(struct edge_cp *cp, const struct edge_cp_jobdesc *d)
 	} else {
 		cp->qhead[j->queue] = j;
 		cp->qtail[j->queue] = j;
-		j->state = EDGE_JOB_PARSE;
-		cp_request(cp, j, ACT_PARSE, cp->cfg.policy == EDGE_POL_BAY ?
-			   cp->cfg.predict_ns : 0);
+		request_parse(cp, j);
 	}
 	tick_arm(cp);
 	return 0;
@@ -510,11 +516,8 @@ static void job_end(struct edge_cp *cp, struct edge_cp_job *j, u32 state,
 	j->gen++;
 	j->qnext = NULL;
 	cp->active--;
-	if (n && n->state == EDGE_JOB_QUEUED) {
-		n->state = EDGE_JOB_PARSE;
-		cp_request(cp, n, ACT_PARSE, cp->cfg.policy == EDGE_POL_BAY ?
-			   cp->cfg.predict_ns : 0);
-	}
+	if (n && n->state == EDGE_JOB_QUEUED)
+		request_parse(cp, n);
 	if (cp->done)
 		cp->done(cp->ctx, cookie, state, met);
 }
@@ -986,12 +989,8 @@ u32 edge_cp_cancel(struct edge_cp *cp, bool (*match)(u64 cookie, void *arg),
 	for (q = 0; q < EDGE_CP_QUEUES; q++) {
 		struct edge_cp_job *h = cp->qhead[q];
 
-		if (h && h->state == EDGE_JOB_QUEUED) {
-			h->state = EDGE_JOB_PARSE;
-			cp_request(cp, h, ACT_PARSE,
-				   cp->cfg.policy == EDGE_POL_BAY ?
-				   cp->cfg.predict_ns : 0);
-		}
+		if (h && h->state == EDGE_JOB_QUEUED)
+			request_parse(cp, h);
 	}
 	return n;
 }
