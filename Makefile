@@ -122,6 +122,6 @@ clean:
 		modules.order .edge*.cmd .Module.symvers.cmd .modules.order.cmd
 	rm -f edge_nicsim.ko edge_nicsim.mod edge_nicsim.mod.c edge_nicsim.mod.o \
 		edge_nicsim.o
-	rm -f drv/*.o emul/*.o drv/.*.cmd emul/.*.cmd drv/nicsim/*.o \
-		drv/nicsim/.*.cmd
+	rm -f drv/*.o drv/.*.cmd drv/nicsim/*.o drv/nicsim/.*.cmd
+	find emul \( -name '*.o' -o -name '.*.cmd' -o -name '*.o.d' \) -delete
 	rm -rf $(BUILD)

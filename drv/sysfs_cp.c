@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /sys/class/edge/edgeN/cp/: the command processor's costs and periods
- * (emul/cp.c, Documentation/lax.rst).  The policy itself is
+ * (emul/cp/cp.c, Documentation/lax.rst).  The policy itself is
  * sched/queue_policy.  Admin only; each write is checked and applied
  * under the model lock, whole or not at all.
  */

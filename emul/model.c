@@ -3,7 +3,7 @@
  * The device model's step functions.
  */
 #include "model.h"
-#include "func.h"
+#include "fn/func.h"
 #include "limits.h"
 
 /*

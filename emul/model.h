@@ -9,11 +9,11 @@
 #define _EDGE_MODEL_H
 
 #include "edge_compat.h"
-#include "engine.h"
+#include "gpu/engine.h"
 #include "ekt.h"
-#include "cp.h"
-#include "preset.h"
-#include "simt.h"
+#include "cp/cp.h"
+#include "gpu/preset.h"
+#include "gpu/simt.h"
 #include "limits.h"
 
 /* An EKT id is a profiling-table index and a bit of a job's ekt_mask. */

@@ -6,7 +6,7 @@
 #define _EDGE_VALIDATE_H
 
 #include "edge_compat.h"
-#include "preset.h"
+#include "gpu/preset.h"
 #include <linux/edge.h>
 
 /* An event kernel as the model holds it: validated, derived fields set. */

@@ -12,8 +12,8 @@ fail=0
 echo "TAP version 13"
 echo "1..2"
 
-files=$(git ls-files --cached --others --exclude-standard 'drv/*.[ch]' 'emul/*.[ch]' 'uapi/*.h' 2>/dev/null)
-[[ -n $files ]] || files=$(ls drv/*.[ch] emul/*.[ch] uapi/linux/*.h)
+files=$(git ls-files --cached --others --exclude-standard 'drv/*.[ch]' 'emul/*.[ch]' 'emul/*/*.[ch]' 'uapi/*.h' 2>/dev/null)
+[[ -n $files ]] || files=$(ls drv/*.[ch] emul/*.[ch] emul/*/*.[ch] uapi/linux/*.h)
 # shellcheck disable=SC2086
 out=$(perl "$cache/checkpatch/checkpatch.pl" --no-tree --strict --terse \
 	--show-types -f $files 2>&1 | grep -v '^total:')

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The command processor (emul/cp.c): admission, each policy's order,
+ * The command processor (emul/cp/cp.c): admission, each policy's order,
  * batching, LAX-P's drops, cancellation and the accounting that says no
  * job is lost.  A small "lax"-shaped GPU where one kernel can fill it.
  */
 #include "emul_test.h"
-#include "cp.h"
-#include "engine.h"
-#include "simt.h"
+#include "cp/cp.h"
+#include "gpu/engine.h"
+#include "gpu/simt.h"
 
 #define US	1000ULL
 #define MAXJ	256

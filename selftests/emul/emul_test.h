@@ -11,7 +11,7 @@
 
 #include "kselftest_harness.h"
 #include "edge_compat.h"
-#include "preset.h"
+#include "gpu/preset.h"
 #include <linux/edge.h>
 
 #if defined(__SANITIZE_ADDRESS__)

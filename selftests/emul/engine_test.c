@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Discrete-event engine (emul/engine.c): ordering, clock, capacity,
+ * Discrete-event engine (emul/gpu/engine.c): ordering, clock, capacity,
  * teardown, and a randomized run against a plain reference queue.
  */
 #include "emul_test.h"
-#include "engine.h"
+#include "gpu/engine.h"
 
 /* Pop everything due by @until; fail unless it comes as (time, aux). */
 static void expect_pops(struct __test_metadata *_metadata,

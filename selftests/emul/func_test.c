@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The computing builtin functions (emul/fn_*.c): CRC32C against the
+ * The computing builtin functions (emul/fn/fn_*.c): CRC32C against the
  * published vectors, the UDP ping against an independent checksum, LPM
  * against a brute-force scan, and the registration rules of the table.
  */
 #include <arpa/inet.h>
 #include "emul_test.h"
-#include "func.h"
+#include "fn/func.h"
 #include "model.h"
 #include "validate.h"
 #include "limits.h"

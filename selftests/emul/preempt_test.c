@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Warp-level preemption (emul/preempt.c): victim selection, the register
+ * Warp-level preemption (emul/gpu/preempt.c): victim selection, the register
  * and shared-memory rules, exiting TBs, free registers against save and
  * restore, the victim's delay, the four flushing optimisations (sampled
  * with controlled warp states, and in whole runs), the state machine

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A test rig around the SIMT model (emul/simt.c, emul/preempt.c), driven
+ * A test rig around the SIMT model (emul/gpu/simt.c, emul/gpu/preempt.c), driven
  * as model.c drives it: its own engine, edge_simt_launch(), then
  * edge_engine_pop_due() + edge_simt_handle() one event at a time.
  *
@@ -19,8 +19,8 @@
 #define _SIMT_RIG_H
 
 #include "emul_test.h"
-#include "simt.h"
-#include "preempt.h"
+#include "gpu/simt.h"
+#include "gpu/preempt.h"
 
 #define RIG_COOKIES	8192U
 #define RIG_SLOTS	(160U * EDGE_EWARP_PER_CORE)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The SIMT-core model (emul/simt.c) driven directly: occupancy from
+ * The SIMT-core model (emul/gpu/simt.c) driven directly: occupancy from
  * resources, the dispatch order (priority, FIFO, draining), the KMU/KDU
  * and event queue capacities, the scheduling policies, cancel in every
  * state, and determinism.  The rig (simt_rig.h) checks after every

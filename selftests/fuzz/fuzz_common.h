@@ -48,7 +48,7 @@
 #include <stdint.h>
 #include "model.h"
 #include "limits.h"
-#include "preempt.h"
+#include "gpu/preempt.h"
 
 /*
  * Known emul/ bugs the harness steps around unless built with

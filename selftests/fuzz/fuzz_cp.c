@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_cp: the command processor (emul/cp.c) under any sequence of what
+ * fuzz_cp: the command processor (emul/cp/cp.c) under any sequence of what
  * its users can do: set and clear profiling-table entries (kernel shapes
  * from REGISTER), submit jobs (queue, deadline, kernel lists, valid or
  * not), let time pass, switch the policy, cancel some jobs or all.
@@ -26,10 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cp.h"
-#include "engine.h"
-#include "preset.h"
-#include "simt.h"
+#include "cp/cp.h"
+#include "gpu/engine.h"
+#include "gpu/preset.h"
+#include "gpu/simt.h"
 
 #define FZ_JOBS		512
 #define MAX_OPS		96

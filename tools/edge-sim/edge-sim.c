@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "simt.h"
+#include "gpu/simt.h"
 #include "validate.h"
 
 #define MAX_KERNELS	32

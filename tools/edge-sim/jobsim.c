@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * edge-sim jobs: latency-sensitive jobs with deadlines on the command
- * processor model (emul/cp.c) over the SIMT model, for the LAX
+ * processor model (emul/cp/cp.c) over the SIMT model, for the LAX
  * reproduction.  A workload file describes the kernels and how a job
  * strings them together; each run submits N jobs with exponential
  * inter-arrival times at one rate under one policy and prints one CSV row.
@@ -14,10 +14,10 @@
 #include <ctype.h>
 #include <unistd.h>
 
-#include "cp.h"
-#include "preset.h"
+#include "cp/cp.h"
+#include "gpu/preset.h"
 #include "rng.h"
-#include "simt.h"
+#include "gpu/simt.h"
 
 #define MAX_KERNELS	EDGE_CP_CLASSES
 #define JOBS_CSV_HEADER	"workload,rate,jobs_per_s,policy,jobs,met,done,rejected," \

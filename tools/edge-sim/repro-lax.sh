@@ -3,7 +3,7 @@
 #
 # repro-lax.sh: the LAX reproduction (Iyer et al.: Figs. 6 and 7, Table 5
 # and Fig. 9) on edge-sim: the eight Table 4 workloads x the high, medium
-# and low arrival rates x every policy of emul/cp.c, 128 jobs per run,
+# and low arrival rates x every policy of emul/cp/cp.c, 128 jobs per run,
 # each row summed over the workload's runs (5 seeds).
 #
 #   tools/edge-sim/repro-lax.sh          (or: make repro-lax)

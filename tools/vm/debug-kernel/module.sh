@@ -15,11 +15,11 @@ here=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=/dev/null
 . "$here/.cache/debug-kernel.env"
 src=$out/src
-mkdir -p "$src/drv/nicsim" "$src/emul" "$src/uapi/linux"
+mkdir -p "$src/drv/nicsim" "$src/uapi/linux"
 cp -p "$top/Kbuild" "$src/"
 cp -p "$top"/drv/*.[ch] "$src/drv/"
 cp -p "$top"/drv/nicsim/*.[ch] "$src/drv/nicsim/"
-cp -p "$top"/emul/*.[ch] "$src/emul/"
+(cd "$top" && cp -p --parents emul/*.[ch] emul/*/*.[ch] "$src/")
 cp -p "$top"/uapi/linux/*.h "$src/uapi/linux/"
 rc=0
 make -s -C "$DEBUG_KDIR" M="$src" modules >"$out/build.log" 2>&1 || rc=$?

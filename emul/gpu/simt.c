@@ -10,8 +10,8 @@
  * and a waiting higher-priority event holds back lower-priority TBs: that
  * is draining.
  */
-#include "simt.h"
-#include "preempt.h"
+#include "gpu/simt.h"
+#include "gpu/preempt.h"
 
 u64 edge_simt_cyc2ns(const struct edge_simt *s, u64 cycles)
 {

@@ -8,7 +8,7 @@
  * age on the core (under greedy-then-oldest issue, the youngest warp waits
  * longest to issue).  The optimisations remove the causes they target.
  */
-#include "preempt.h"
+#include "gpu/preempt.h"
 
 #define EDGE_SELECT_CYCLES	2	/* SELECT_WARP */
 /* A TB this close to its end is exiting: its warps finish on their own. */

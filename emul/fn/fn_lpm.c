@@ -7,7 +7,7 @@
  * allocate); a lookup walks at most 32 nodes and never allocates, so it
  * runs in the front end's step like any other function.
  */
-#include "func.h"
+#include "fn/func.h"
 
 struct lpm_node {
 	u32 child[2];		/* node index; 0 is the root, so 0 = none */

@@ -16,8 +16,8 @@
 #define _EDGE_CP_H
 
 #include "edge_compat.h"
-#include "engine.h"
-#include "simt.h"
+#include "gpu/engine.h"
+#include "gpu/simt.h"
 
 #define EDGE_CP_QUEUES		128	/* compute queues (LAX Table 2) */
 #define EDGE_CP_JOBS		256	/* job table slots */

@@ -2,7 +2,7 @@
 /*
  * Builtin event-kernel functions: dispatch and per-registration state.
  */
-#include "func.h"
+#include "fn/func.h"
 
 int edge_func_state_new(u32 func, const void *table, u32 table_len,
 			void **state)

@@ -2,7 +2,7 @@
 /*
  * Device presets, from the papers' configuration tables.
  */
-#include "preset.h"
+#include "gpu/preset.h"
 
 static const struct edge_preset edge_presets[] = {
 	{

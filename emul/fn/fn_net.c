@@ -8,7 +8,7 @@
  * only read, once, for the checksums.  Byte order is handled byte by
  * byte, so the code is the same on every host.
  */
-#include "func.h"
+#include "fn/func.h"
 
 #define IP_MIN_HLEN	20
 #define IP_MAX_HLEN	60

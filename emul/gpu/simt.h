@@ -12,8 +12,8 @@
 #define _EDGE_SIMT_H
 
 #include "edge_compat.h"
-#include "engine.h"
-#include "preset.h"
+#include "gpu/engine.h"
+#include "gpu/preset.h"
 #include "rng.h"
 #include "stats.h"
 #include "validate.h"

@@ -9,7 +9,7 @@
 #ifndef _EDGE_PREEMPT_H
 #define _EDGE_PREEMPT_H
 
-#include "simt.h"
+#include "gpu/simt.h"
 
 /* A victim warp's state at the moment it is chosen, in cycles. */
 struct edge_vstate {

@@ -6,7 +6,7 @@
  * needs no initialisation (a lazily built 256-entry table would race
  * between devices), and plain C, so the host tests run the same code.
  */
-#include "func.h"
+#include "fn/func.h"
 
 /* crc of nibble n under the reflected polynomial 0x82f63b78 */
 static const u32 crc32c_nibble[16] = {

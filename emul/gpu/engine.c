@@ -2,7 +2,7 @@
 /*
  * Discrete-event engine: binary min-heap keyed by (time, order).
  */
-#include "engine.h"
+#include "gpu/engine.h"
 
 void edge_engine_init(struct edge_engine *e)
 {

@@ -13,7 +13,7 @@
  * host_ns of host-device latency per kernel.  Documentation/lax.rst lists
  * each policy's simplifications.
  */
-#include "cp.h"
+#include "cp/cp.h"
 
 #define RANK_LOW	BIT_ULL(62)	/* below every finite laxity */
 #define RANK_INF	(~0ULL)
