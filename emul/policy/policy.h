@@ -101,9 +101,10 @@ enum edge_tb_policy_id {
 /**
  * struct edge_tb_policy - a thread-block dispatch policy of the SIMT cores
  * @name: its name in sysfs, netlink and edge-sim; unique
- * @init: the policy takes over @s (at init or a switch); may allocate.
- *	Returns 0 or a negative errno, and then nothing changed.
- * @fini: it gives @s up; frees what @init took.
+ * @init: the policy takes over @s (at init or a switch); may allocate
+ *	its state into @priv.  Returns 0 or a negative errno, and then
+ *	nothing changed.  NULL: no state.
+ * @fini: it gives @s up; frees @priv.
  * @before: true when @a's next TB goes before @b's, for two kernels of one
  *	priority.  NULL: the CP's rank, then launch order.  A policy whose
  *	order changes calls edge_simt_requeue().
@@ -122,8 +123,8 @@ enum edge_tb_policy_id {
  */
 struct edge_tb_policy {
 	const char *name;
-	int (*init)(struct edge_simt *s);
-	void (*fini)(struct edge_simt *s);
+	int (*init)(struct edge_simt *s, void **priv);
+	void (*fini)(struct edge_simt *s, void *priv);
 	bool (*before)(const struct edge_simt *s, const struct edge_kinst *a,
 		       const struct edge_kinst *b);
 	u32 (*cap)(const struct edge_simt *s, const struct edge_kinst *ki,
