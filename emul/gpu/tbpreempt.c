@@ -81,6 +81,7 @@ void edge_simt_tb_suspended(struct edge_simt *s, struct edge_tb *tb)
 	r->next = ki->susp;
 	ki->susp = idx;
 	ki->nr_susp++;
+	ki->tb_ns += s->eng->now - tb->start;
 	edge_simt_tb_release(s, tb);
 	ki->tbs_running--;
 	ki->tbs_dispatched--;
@@ -148,4 +149,27 @@ u32 edge_simt_make_room(struct edge_simt *s, const struct edge_kinst *ki,
 			n++;
 	}
 	return n;
+}
+
+/**
+ * edge_simt_preempt_for_head - make room for the first kernel that waits
+ * @s: the SIMT model
+ *
+ * The first kernel in dispatch order with TBs still to place takes
+ * cores from the kernels that go after it (edge_simt_make_room()), as
+ * many TBs as it has left to place.  For preemptive queue policies.
+ *
+ * Return: the number of TBs preempted.
+ */
+u32 edge_simt_preempt_for_head(struct edge_simt *s)
+{
+	const struct edge_kinst *ki;
+
+	for (ki = s->queue; ki; ki = ki->next) {
+		if (ki->ewarp || ki->tbs_dispatched >= ki->k.num_tbs)
+			continue;
+		return edge_simt_make_room(s, ki, (u32)(ki->k.num_tbs -
+						       ki->tbs_dispatched));
+	}
+	return 0;
 }

@@ -3,7 +3,9 @@
  * PREMA (Choi and Rhu, HPCA 2020) as the LAX paper runs it: every
  * prema_ns, each admitted job earns tokens in proportion to its slowdown
  * so far; the jobs with a full token count are candidates, and among
- * them the shortest remaining goes first.
+ * them the shortest remaining goes first, preempting the work-groups of
+ * the jobs ranked after it (PREMA's checkpointing preemption, as
+ * thread-block preemption: gpu/tbpreempt.c).
  */
 #include "cp/cp.h"
 
@@ -28,12 +30,17 @@ static void prema_update(struct edge_cp *cp)
 	}
 }
 
-/* Its own interval, longer than the CP's profiling period. */
+/*
+ * Its own interval, longer than the CP's profiling period.  PREMA is
+ * preemptive: at each interval the best candidate takes the cores of
+ * the kernels ranked after it.
+ */
 static void prema_tick(struct edge_cp *cp)
 {
 	if (cp->eng->now < cp->next_prema)
 		return;
 	prema_update(cp);
+	edge_cp_preempt_for_best(cp);
 	cp->next_prema += cp->cfg.prema_ns;
 }
 
