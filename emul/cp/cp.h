@@ -63,6 +63,9 @@ struct edge_cp_class {
 	u32 cap_wgs;		/* its work-groups the GPU holds at once */
 	u64 lat_ns;		/* measured runtime; 0 until one completed */
 	u64 work_ns;		/* measured GPU time: TB-time / TB slots */
+	u64 svc_ns;		/* measured service: mean TB time x waves */
+	u64 waves;		/* its TBs over the GPU's slots, rounded up */
+	u64 win_svc;
 	u64 win_ns;		/* this window: runtimes of completed ones */
 	u64 win_work;		/* ... their GPU time */
 	u32 win_n;		/* ... and how many */
@@ -188,9 +191,10 @@ void edge_cp_reject(struct edge_cp *cp, struct edge_cp_job *j);
 void edge_cp_drop(struct edge_cp *cp, struct edge_cp_job *j);
 void edge_cp_inspect(struct edge_cp *cp, struct edge_cp_job *j);
 u64 edge_cp_stored_rank(const struct edge_cp *cp, const struct edge_cp_job *j);
-u32 edge_cp_preempt_for_best(struct edge_cp *cp);
+u32 edge_cp_preempt_for_best(struct edge_cp *cp, u32 left_pct);
 u64 edge_cp_rem_measured(const struct edge_cp *cp, const struct edge_cp_job *j);
 u64 edge_cp_rem_offline(const struct edge_cp *cp, const struct edge_cp_job *j);
+u64 edge_cp_rem_service(const struct edge_cp *cp, const struct edge_cp_job *j);
 u64 edge_cp_rem_work(const struct edge_cp *cp, const struct edge_cp_job *j,
 		     bool offline);
 

@@ -274,7 +274,7 @@ bool edge_simt_queue_before(const struct edge_simt *s,
 			    const struct edge_kinst *b);
 int edge_simt_preempt_tb(struct edge_simt *s, struct edge_tb *tb);
 u32 edge_simt_make_room(struct edge_simt *s, const struct edge_kinst *ki,
-			u32 max);
-u32 edge_simt_preempt_for_head(struct edge_simt *s);
+			u32 max, u32 left_pct);
+u32 edge_simt_preempt_for_head(struct edge_simt *s, u32 left_pct);
 
 #endif /* _EDGE_SIMT_H */

@@ -53,7 +53,7 @@ bool edge_lax_admits(const struct edge_cp *cp, const struct edge_cp_job *j,
 			tot += edge_cp_rem_work(cp, o, offline);
 	}
 	*hold = offline ? edge_cp_rem_offline(cp, j) :
-			  edge_cp_rem_measured(cp, j);
+			  edge_cp_rem_service(cp, j);
 	own = edge_cp_rem_work(cp, j, offline);
 	beside = *hold > own ? *hold - own : 0;
 	queue = tot > beside ? tot - beside : 0;

@@ -31,6 +31,12 @@ static void prema_update(struct edge_cp *cp)
 }
 
 /*
+ * PREMA chooses between checkpointing and draining by the victim's
+ * progress: one with less than half its time left drains.
+ */
+#define PREMA_LEFT_PCT	50
+
+/*
  * Its own interval, longer than the CP's profiling period.  PREMA is
  * preemptive: at each interval the best candidate takes the cores of
  * the kernels ranked after it.
@@ -40,7 +46,7 @@ static void prema_tick(struct edge_cp *cp)
 	if (cp->eng->now < cp->next_prema)
 		return;
 	prema_update(cp);
-	edge_cp_preempt_for_best(cp);
+	edge_cp_preempt_for_best(cp, PREMA_LEFT_PCT);
 	cp->next_prema += cp->cfg.prema_ns;
 }
 
