@@ -231,8 +231,10 @@ awk "$AWKHDR"'
 # ---------------------------------------------------------------- plots
 if [[ $PLOTS != 0 ]]; then
 	if command -v gnuplot >/dev/null; then
-		for gp in "$here"/plots/*.gp; do
-			gnuplot -e "dir='$RESULTS'" "$gp"
+		# Its own plots only: plots/ also holds the other reproductions'
+		# scripts, which need variables only their own script sets.
+		for gp in fig11 fig12 fig13 h100; do
+			gnuplot -e "dir='$RESULTS'" "$here/plots/$gp.gp"
 		done
 	else
 		echo "repro-edge: no gnuplot (Debian gnuplot-nox): no plots" >&2

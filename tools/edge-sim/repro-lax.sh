@@ -146,7 +146,9 @@ $1 == "GMEAN" {
 	echo "lax_table_seconds=$seconds"
 } >"$tmp/headline"
 
-if [[ $PLOTS == 1 ]] && command -v gnuplot >/dev/null; then
+if [[ $PLOTS != 0 ]] && ! command -v gnuplot >/dev/null; then
+	echo "repro-lax: no gnuplot (Debian gnuplot-nox): no plots" >&2
+elif [[ $PLOTS != 0 ]]; then
 	for rate in high medium low; do
 		gnuplot -e "in='$RESULTS/met-vs-rr-$rate.csv'; out='$RESULTS/met-vs-rr-$rate.png'; ttl='Jobs meeting their deadline, normalised to RR ($rate rate)'; ylab='x RR'" \
 			"$here/plots/lax-bars.gp"
