@@ -19,7 +19,8 @@
 #                 DIR (default build/repro-smoke/NAME); make check runs
 #                 each so (tools/vm/repro-smoke.sh)
 #   make lint     checkpatch --strict and sparse
-#   make fuzz     the libFuzzer targets of emul/ (FUZZ_SECONDS each)
+#   make fuzz     the libFuzzer targets of emul/: make check's fixed
+#                 runs, or FUZZ_SECONDS=S each (selftests/fuzz/README)
 #   make deps     install the Debian packages the rest needs
 #
 # Everything fetched (the Debian kernel and headers, kselftest headers,
