@@ -31,7 +31,7 @@ fi
 cat "$build/host.tap"
 taps+=("$build/host.tap")
 
-echo "== host: libFuzzer targets (validators, ring consumer, model knobs)"
+echo "== host: libFuzzer targets (validators, ring consumer, model knobs, CP), fixed runs"
 if ! make -s -C "$top/selftests/fuzz" O="$build/host/fuzz" run \
 	>"$build/fuzz.tap" 2>"$build/fuzz.err"; then
 	status=1
