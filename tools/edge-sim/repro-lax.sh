@@ -10,7 +10,9 @@
 #
 # Environment: EDGE_SIM (the binary; built with make when unset), RESULTS
 # (default Documentation/results/lax), JOBS (parallel edge-sim processes,
-# default 2), PLOTS=0 to skip gnuplot.
+# default 2), PLOTS=0 to skip gnuplot, REPRO_SMOKE=1 for make check's
+# short run: one run per workload (edge-sim jobs -R 1) instead of the
+# workload's runs, into build/repro-smoke/lax (lib-repro.sh).
 #
 # Writes lax.csv (one row per workload x rate x policy), the tables
 # met-vs-rr-{high,medium,low}.csv (jobs that met their deadline over RR's,
@@ -20,31 +22,23 @@
 # (Documentation/results/lax/README.rst defines each).
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-SIM=${EDGE_SIM:-}
-RESULTS=${RESULTS:-$top/Documentation/results/lax}
-JOBS=${JOBS:-2}
-PLOTS=${PLOTS:-1}
+# shellcheck source-path=SCRIPTDIR
+. "$(dirname "$0")/lib-repro.sh"
+repro_init lax
 SC=$here/scenarios/lax
 WORKLOADS=(lstm gru van hybrid ipv6 cuckoo gmm stem)
 # Workloads of our own, not the paper's: loose deadlines, a mix of two
 # deadline classes, and a CP-bound stream of tiny kernels (ours.csv).
 OURS=(loose mixed cpbound)
-
-if [[ -z $SIM ]]; then
-	make -s -C "$here" O="$top/build/host" >&2
-	SIM=$top/build/host/edge-sim
-fi
-[[ -x $SIM ]] || { echo "repro-lax: no edge-sim at $SIM" >&2; exit 1; }
-mkdir -p "$RESULTS"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# edge-sim jobs options: the smoke run does one run per workload.
+RUNS=()
+((SMOKE)) && RUNS=(-R 1)
 
 start=$(date +%s.%N)
+# shellcheck disable=SC2016 # sh's $1.., not ours
 printf '%s\n' "${WORKLOADS[@]}" "${OURS[@]}" |
-	xargs -P "$JOBS" -I{} sh -c '"$1" jobs -n "$2/{}.jobs" >"$3/{}.csv"' \
-		_ "$SIM" "$SC" "$tmp"
+	xargs -P "$JOBS" -I{} sh -c 'sim=$1 sc=$2 out=$3; shift 3; "$sim" jobs -n "$@" "$sc/{}.jobs" >"$out/{}.csv"' \
+		_ "$SIM" "$SC" "$tmp" "${RUNS[@]}"
 end=$(date +%s.%N)
 {
 	"$SIM" jobs -H 2>/dev/null || true
@@ -170,7 +164,9 @@ $1 == "GMEAN" {
 	echo "lax_table_seconds=$seconds"
 } >"$tmp/headline"
 
-if [[ $PLOTS == 1 ]] && command -v gnuplot >/dev/null; then
+if [[ $PLOTS != 0 ]] && ! command -v gnuplot >/dev/null; then
+	echo "repro-lax: no gnuplot (Debian gnuplot-nox): no plots" >&2
+elif [[ $PLOTS != 0 ]]; then
 	for rate in high medium low; do
 		gnuplot -e "in='$RESULTS/met-vs-rr-$rate.csv'; out='$RESULTS/met-vs-rr-$rate.png'; ttl='Jobs meeting their deadline, normalised to RR ($rate rate)'; ylab='x RR'" \
 			"$here/plots/lax-bars.gp"
