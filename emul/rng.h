@@ -19,5 +19,7 @@ bool edge_rng_permille(struct edge_rng *r, u32 permille);
 u64 edge_rng_spread(struct edge_rng *r, u64 mean, u32 rsd_pct);
 u64 edge_rng_uniform_mean(struct edge_rng *r, u64 mean);
 u64 edge_rng_exp(struct edge_rng *r, u64 mean);
+u64 edge_rng_skewed(struct edge_rng *r, u64 mean, u32 rsd_pct);
+u64 edge_rng_tb(struct edge_rng *r, u64 mean, u32 rsd_pct, bool skew);
 
 #endif /* _EDGE_RNG_H */

@@ -32,6 +32,11 @@ struct edge_kdesc {
 	u32 block_threads;	/* block_x * block_y * block_z */
 	u32 warps_per_tb;
 	u64 deadline_ns;	/* an event's, from consumption; 0: none */
+	/*
+	 * TB times drawn right-skewed (edge_rng_skewed()), as RayTracing's
+	 * in Pai et al. Fig. 6; 0: symmetric.  Not in the ABI: edge-sim's.
+	 */
+	u32 tb_skew;
 };
 
 int edge_validate_warp_state(const struct edge_warp_state *ws);

@@ -47,6 +47,23 @@ static const struct edge_preset edge_presets[] = {
 		.max_block_threads = 1024,
 		.max_regs_per_thread = 255,
 	},
+	{
+		/*
+		 * Pai et al. Table 4 (GPGPU-Sim 3.2's GTX 480): 15 SMs of
+		 * 1536 threads (48 warps), 32768 registers, 48 KB shared
+		 * memory, 8 TBs; GPGPU-Sim's GTX 480 clock (the paper's none).
+		 */
+		.name = "gtx480-pai",
+		.num_cores = 15,
+		.clock_khz = 700000,
+		.warp_size = 32,
+		.threads_per_core = 1536,
+		.tb_slots_per_core = 8,
+		.regs_per_core = 32768,
+		.smem_per_core = 48 * 1024,
+		.max_block_threads = 1024,
+		.max_regs_per_thread = 63,
+	},
 };
 
 const struct edge_preset *edge_preset_find(const char *name)

@@ -327,8 +327,8 @@ static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
 		r->next = s->free_susp;
 		s->free_susp = idx;
 	} else {
-		tb->iso_cycles = edge_rng_spread(&s->rng, k->warp_cycles,
-						 k->ws.rsd_pct);
+		tb->iso_cycles = edge_rng_tb(&s->rng, k->warp_cycles,
+					     k->ws.rsd_pct, k->tb_skew);
 	}
 	/* Timed by settle_pass() once the pass has placed everything. */
 	tb->end = now;

@@ -92,6 +92,11 @@ extern const struct edge_cp_policy *const edge_cp_policies[EDGE_POL_NR];
 /* Thread-block-level policies: the indices of edge_tb_policies[]. */
 enum edge_tb_policy_id {
 	EDGE_TBP_DEFAULT,	/* priority, then rank, then launch order */
+	EDGE_TBP_SJF_ORACLE,	/* Pai et al.: isolated runtime known */
+	EDGE_TBP_MPMAX,		/* room for one TB of each co-runner */
+	EDGE_TBP_SRTF,		/* Simple Slicing, hand-off as TBs end */
+	EDGE_TBP_SRTF_ADAPTIVE,	/* ... shares when slowdowns spread */
+	EDGE_TBP_SRTF_PREEMPT,	/* ... hands cores over by preemption */
 	EDGE_TBP_NR,
 };
 
@@ -153,6 +158,14 @@ extern const struct edge_cp_policy edge_pol_lax, edge_pol_lax_sw,
 extern const struct edge_cp_policy edge_pol_bat, edge_pol_bay,
 	edge_pol_pro;						/* host.c */
 extern const struct edge_tb_policy edge_tbp_default;		/* tb_default.c */
+extern const struct edge_tb_policy edge_tbp_sjf_oracle, edge_tbp_mpmax;	/* share.c */
+extern const struct edge_tb_policy edge_tbp_srtf, edge_tbp_srtf_adaptive,
+	edge_tbp_srtf_preempt;					/* srtf.c */
+
+/* SRTF's predictor and sharing state, for tools and tests (srtf.c). */
+struct edge_slicing;
+const struct edge_slicing *edge_srtf_predictor(const struct edge_simt *s);
+bool edge_srtf_sharing(const struct edge_simt *s);
 
 /* The LAX family's Algorithm 1, shared with Baymax (policy/lax.c). */
 bool edge_lax_admits(const struct edge_cp *cp, const struct edge_cp_job *j,

@@ -24,6 +24,11 @@ const struct edge_cp_policy *const edge_cp_policies[EDGE_POL_NR] = {
 
 const struct edge_tb_policy *const edge_tb_policies[EDGE_TBP_NR] = {
 	[EDGE_TBP_DEFAULT] = &edge_tbp_default,	/* tb_default.c */
+	[EDGE_TBP_SJF_ORACLE] = &edge_tbp_sjf_oracle,	/* share.c */
+	[EDGE_TBP_MPMAX] = &edge_tbp_mpmax,
+	[EDGE_TBP_SRTF] = &edge_tbp_srtf,		/* srtf.c */
+	[EDGE_TBP_SRTF_ADAPTIVE] = &edge_tbp_srtf_adaptive,
+	[EDGE_TBP_SRTF_PREEMPT] = &edge_tbp_srtf_preempt,
 };
 
 const char *edge_cp_policy_name(u32 policy)

@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * edge-sim pairs: two-program workloads on the SIMT model under each
+ * thread-block policy, for the reproduction of Pai et al. (SRTF).  A
+ * kernels file (scenarios/srtf/ercbench.kernels) lists the kernels; every
+ * ordered pair of them runs under every policy, the second arriving a
+ * few cycles (up to 100) after the first, or at a share of the first's
+ * isolated runtime (-o PCT, Table 6).
+ *
+ *   edge-sim pairs alone FILE        each kernel alone: runtime, t, %RSD,
+ *                                    the predictor's error after one TB
+ *   edge-sim pairs run [-o PCT] [-P POLICIES] [-s SEED] FILE
+ *                                    one CSV row per workload and policy
+ *
+ * Cycles are the preset's clock's.  STP = sum of T_alone / T_shared,
+ * ANTT = mean of T_shared / T_alone, StrictF = min slowdown / max
+ * slowdown; T_shared from the kernel's arrival to its end.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdarg.h>
+#include <unistd.h>
+
+#include "gpu/preset.h"
+#include "gpu/simt.h"
+#include "policy/slicing.h"
+
+#define MAXK		16
+#define PAIR_HEADER	"offset_pct,policy,first,second,alone1,alone2,shared1," \
+			"shared2,stp,antt,fairness,tb_preemptions"
+
+struct pk {
+	char name[24];
+	u32 r;
+	u64 t, runtime;
+	struct edge_kdesc k;
+};
+
+struct pset {
+	char preset[24];
+	const struct edge_preset *p;
+	u32 corun;
+	u32 n;
+	struct pk k[MAXK];
+};
+
+static void pdie(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("edge-sim pairs: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static u64 pnum(const char *v, const char *what)
+{
+	char *end;
+	unsigned long long x = strtoull(v, &end, 0);
+
+	if (!*v || *end)
+		pdie("%s: '%s' is not a number", what, v);
+	return x;
+}
+
+/*
+ * The kernel's base TB time: alone at its full residency its TBs take
+ * Table 3's t, after edge_simt_corun()'s stretch at that occupancy.
+ */
+static void finish_kernel(struct pset *ps, struct pk *k, u32 threads,
+			  u32 grid)
+{
+	const struct edge_preset *p = ps->p;
+	struct edge_kdesc *d = &k->k;
+	u32 warps = (threads + p->warp_size - 1) / p->warp_size, r, occ;
+	u32 per = p->tb_slots_per_core;
+	u64 tbregs;
+
+	if (warps < 2)
+		warps = 2;	/* one warp would be an event warp */
+	d->func = EDGE_FN_NOP;
+	d->grid[0] = grid;
+	d->grid[1] = d->grid[2] = 1;
+	d->block[0] = threads;
+	d->block[1] = d->block[2] = 1;
+	d->num_tbs = grid;
+	d->block_threads = threads;
+	d->warps_per_tb = warps;
+	d->param_size = 8;
+	d->ring_entries = 1;
+	d->ws.corun_pct = ps->corun;
+	if (p->threads_per_core / (warps * p->warp_size) < per)
+		per = p->threads_per_core / (warps * p->warp_size);
+	tbregs = (u64)warps * p->warp_size * d->regs_per_thread;
+	if (tbregs && p->regs_per_core / tbregs < per)
+		per = (u32)(p->regs_per_core / tbregs);
+	if (d->smem_per_block && p->smem_per_core / d->smem_per_block < per)
+		per = p->smem_per_core / d->smem_per_block;
+	r = per;
+	if (k->r && r != k->r)
+		pdie("kernel %s: the preset gives R = %u, the file says %u",
+		     k->name, r, k->r);
+	occ = r * warps * 1000 / (p->threads_per_core / p->warp_size);
+	d->warp_cycles = k->t * 100000 / (100000 + (u64)ps->corun * occ);
+	k->r = r;
+}
+
+static void parse_set(struct pset *ps, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+
+	if (!f)
+		pdie("%s: cannot open", path);
+	memset(ps, 0, sizeof(*ps));
+	snprintf(ps->preset, sizeof(ps->preset), "edge");
+	while (fgets(line, sizeof(line), f)) {
+		char *save = NULL, *tok = strtok_r(line, " \t\n", &save);
+
+		if (!tok || tok[0] == '#')
+			continue;
+		if (!strcmp(tok, "preset")) {
+			tok = strtok_r(NULL, " \t\n", &save);
+			snprintf(ps->preset, sizeof(ps->preset), "%s",
+				 tok ? tok : "");
+		} else if (!strcmp(tok, "corun")) {
+			tok = strtok_r(NULL, " \t\n", &save);
+			ps->corun = (u32)pnum(tok ? tok : "", "corun");
+		} else if (!strcmp(tok, "kernel")) {
+			struct pk *k;
+			u32 threads = 0, grid = 0;
+
+			ps->p = edge_preset_find(ps->preset);
+			if (!ps->p)
+				pdie("no preset '%s'", ps->preset);
+			if (ps->n == MAXK)
+				pdie("too many kernels");
+			k = &ps->k[ps->n++];
+			tok = strtok_r(NULL, " \t\n", &save);
+			snprintf(k->name, sizeof(k->name), "%s", tok ? tok : "?");
+			k->k.regs_per_thread = 16;
+			while ((tok = strtok_r(NULL, " \t\n", &save))) {
+				char *eq = strchr(tok, '=');
+
+				if (!eq)
+					pdie("kernel %s: '%s' is not key=value",
+					     k->name, tok);
+				*eq++ = 0;
+				if (!strcmp(tok, "r"))
+					k->r = (u32)pnum(eq, tok);
+				else if (!strcmp(tok, "block"))
+					threads = (u32)pnum(eq, tok);
+				else if (!strcmp(tok, "grid"))
+					grid = (u32)pnum(eq, tok);
+				else if (!strcmp(tok, "regs"))
+					k->k.regs_per_thread = (u32)pnum(eq, tok);
+				else if (!strcmp(tok, "smem"))
+					k->k.smem_per_block = (u32)pnum(eq, tok);
+				else if (!strcmp(tok, "t"))
+					k->t = pnum(eq, tok);
+				else if (!strcmp(tok, "rsd"))
+					k->k.ws.rsd_pct = (u32)pnum(eq, tok);
+				else if (!strcmp(tok, "skew"))
+					k->k.tb_skew = (u32)pnum(eq, tok);
+				else if (!strcmp(tok, "runtime"))
+					k->runtime = pnum(eq, tok);
+				else
+					pdie("kernel %s: unknown key '%s'",
+					     k->name, tok);
+			}
+			if (!threads || !grid || !k->t ||
+			    threads > ps->p->max_block_threads)
+				pdie("kernel %s: needs block, grid and t", k->name);
+			finish_kernel(ps, k, threads, grid);
+		} else {
+			pdie("%s: unknown line '%s'", path, tok);
+		}
+	}
+	fclose(f);
+	if (!ps->n)
+		pdie("%s: no kernels", path);
+}
+
+/* One run: the model, its kernels launched at their arrivals. */
+struct prun {
+	struct edge_engine eng;
+	struct edge_simt s;
+	u64 end_ns[2];
+	u32 left;
+};
+
+static void on_done(void *ctx, u64 cookie, u32 code)
+{
+	struct prun *r = ctx;
+
+	(void)code;
+	r->end_ns[cookie] = r->eng.now;
+	r->left--;
+}
+
+/*
+ * Run kernels @idx[0..n) of @ps arriving at @arr_cyc[] (ascending) under
+ * thread-block policy @pol (or the test policy @tbp); their runtimes from
+ * arrival go into @rt_cyc[].  @step, if set, runs after every event.
+ */
+static void run_set(const struct pset *ps, const u32 *idx, const u64 *arr_cyc,
+		    u32 n, u32 pol, const struct edge_tb_policy *tbp, u64 seed,
+		    u64 *rt_cyc, u64 *preempts,
+		    void (*step)(struct edge_simt *s, void *arg), void *arg)
+{
+	static struct prun r;
+	struct edge_simt_cfg cfg;
+	struct edge_ev ev;
+	u64 arr_ns[2];
+	u32 launched = 0, i;
+
+	memset(&r, 0, sizeof(r));
+	edge_engine_init(&r.eng);
+	edge_simt_default_cfg(&cfg);
+	cfg.sched = EDGE_SCHED_DRAIN;
+	cfg.tb_policy = pol;
+	cfg.seed = seed;
+	if (edge_simt_init(&r.s, ps->p, &r.eng, &cfg, on_done, &r))
+		pdie("model init failed");
+	if (tbp)
+		r.s.tbp = tbp;	/* an observer of edge-sim's own */
+	for (i = 0; i < n; i++)
+		arr_ns[i] = edge_simt_cyc2ns(&r.s, arr_cyc[i]);
+	r.left = n;
+	for (;;) {
+		u64 te = edge_engine_next_time(&r.eng);
+
+		if (launched < n && arr_ns[launched] <= te) {
+			u64 now = arr_ns[launched];
+
+			/* Kernels of one instant, then one pass: both seen. */
+			edge_engine_advance(&r.eng, now);
+			for (; launched < n && arr_ns[launched] == now; launched++)
+				if (edge_simt_launch_deferred(&r.s,
+							      &ps->k[idx[launched]].k,
+							      launched, launched))
+					pdie("launch refused");
+			edge_simt_schedule(&r.s);
+			continue;
+		}
+		if (te == EDGE_TIME_NEVER)
+			break;
+		if (!edge_engine_pop_due(&r.eng, te, &ev))
+			break;
+		if (!edge_simt_handle(&r.s, &ev))
+			pdie("engine event of unknown kind %u", ev.kind);
+		if (step)
+			step(&r.s, arg);
+	}
+	if (r.left)
+		pdie("kernels left when the engine ran dry");
+	for (i = 0; i < n; i++)
+		rt_cyc[i] = edge_simt_ns2cyc(&r.s, r.end_ns[i] - arr_ns[i]);
+	if (preempts)
+		*preempts = r.s.st.tb_preemptions;
+	edge_simt_fini(&r.s);
+	edge_engine_fini(&r.eng);
+}
+
+/* Alone: TB times, and the Simple Slicing predictor watching. */
+struct watch {
+	struct edge_slicing p;
+	u64 n, sum, sumsq, max;
+	u64 pred1_ns, at1_ns;
+	bool have1;
+};
+
+static struct watch W;
+
+static void w_launch(struct edge_simt *s, struct edge_kinst *ki)
+{
+	edge_slicing_launch(&W.p, s, ki);
+}
+
+static void w_end(struct edge_simt *s, struct edge_kinst *ki)
+{
+	(void)s;
+	edge_slicing_end(&W.p, ki);
+}
+
+static void w_tb_start(struct edge_simt *s, struct edge_tb *tb)
+{
+	edge_slicing_tb_start(&W.p, s, tb);
+}
+
+static void w_tb_end(struct edge_simt *s, struct edge_tb *tb)
+{
+	u64 d = edge_simt_ns2cyc(s, s->eng->now - tb->start);
+	int slot = edge_slicing_tb_end(&W.p, s, tb);
+
+	W.n++;
+	W.sum += d;
+	W.sumsq += d * d;
+	if (d > W.max)
+		W.max = d;
+	/* Eq. 2 on the core where the kernel's first TB ended. */
+	if (slot >= 0 && !W.have1 &&
+	    edge_slicing_pred_core(&W.p, s, slot, tb->core, &W.pred1_ns)) {
+		W.have1 = true;
+		W.at1_ns = s->eng->now;
+	}
+}
+
+static const struct edge_tb_policy watcher = {
+	.name = "watch",
+	.kernel_launch = w_launch,
+	.kernel_end = w_end,
+	.tb_start = w_tb_start,
+	.tb_end = w_tb_end,
+};
+
+static u64 isqrt(u64 v)
+{
+	u64 x = v, y = (x + 1) / 2;
+
+	if (v < 2)
+		return v;
+	while (y < x) {
+		x = y;
+		y = (x + v / x) / 2;
+	}
+	return x;
+}
+
+static void alone_table(const struct pset *ps, u64 seed)
+{
+	u32 i;
+
+	printf("kernel,r,runtime,paper_runtime,err_pct,eq1_runtime,t,paper_t,"
+	       "rsd_pct,max_over_mean,pred1_over_actual\n");
+	for (i = 0; i < ps->n; i++) {
+		const struct pk *k = &ps->k[i];
+		u64 arr = 0, rt, mean, sd, eq1, per;
+		struct edge_simt probe = { .p = ps->p };
+
+		memset(&W, 0, sizeof(W));
+		if (edge_slicing_init(&W.p, &probe))
+			pdie("out of memory");
+		run_set(ps, &i, &arr, 1, EDGE_TBP_DEFAULT, &watcher, seed + i,
+			&rt, NULL, NULL, NULL);
+		edge_slicing_fini(&W.p);
+		mean = W.sum / W.n;
+		sd = isqrt(W.sumsq / W.n - mean * mean);
+		per = (k->k.num_tbs + ps->p->num_cores - 1) / ps->p->num_cores;
+		eq1 = (per + k->r - 1) / k->r * k->t;
+		/* The prediction is of the whole run, made at the first end. */
+		printf("%s,%u,%llu,%llu,%.1f,%llu,%llu,%llu,%.1f,%.2f,%.2f\n",
+		       k->name, k->r, (unsigned long long)rt,
+		       (unsigned long long)k->runtime,
+		       k->runtime ? 100.0 * ((double)rt - k->runtime) / k->runtime : 0,
+		       (unsigned long long)eq1, (unsigned long long)mean,
+		       (unsigned long long)k->t, 100.0 * sd / mean,
+		       (double)W.max / mean,
+		       W.have1 ? (double)W.pred1_ns / ((double)rt * 1e6 /
+						       ps->p->clock_khz) : 0);
+	}
+}
+
+static bool listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	while ((p = strstr(p, name))) {
+		if ((p == list || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+static void pair_rows(const struct pset *ps, u32 offset, const char *pols,
+		      u64 seed)
+{
+	u64 alone[MAXK];
+	u32 i, j, pol;
+
+	for (i = 0; i < ps->n; i++) {
+		u64 arr = 0;
+
+		run_set(ps, &i, &arr, 1, EDGE_TBP_DEFAULT, NULL, seed + i,
+			&alone[i], NULL, NULL, NULL);
+	}
+	printf("%s\n", PAIR_HEADER);
+	for (pol = 0; pol < EDGE_TBP_NR; pol++) {
+		const char *name = edge_tb_policy_name(pol);
+
+		if (pols && !listed(pols, name))
+			continue;
+		for (i = 0; i < ps->n; i++) {
+			for (j = 0; j < ps->n; j++) {
+				u32 idx[2] = { i, j };
+				u64 arr[2] = { 0, 0 }, rt[2], pre;
+				double s1, s2, stp, antt, fair;
+
+				if (i == j)
+					continue;
+				/* Staggered by up to 100 cycles, by pair. */
+				arr[1] = (i * 37 + j * 11) % 101;
+				if (offset)
+					arr[1] = alone[i] * offset / 100;
+				/*
+				 * The oracle knows both kernels from the
+				 * start (Section 6.2.2): no hand-off.
+				 */
+				else if (pol == EDGE_TBP_SJF_ORACLE)
+					arr[1] = 0;
+				run_set(ps, idx, arr, 2, pol, NULL,
+					seed + 100 + i * MAXK + j, rt, &pre,
+					NULL, NULL);
+				s1 = (double)rt[0] / alone[i];
+				s2 = (double)rt[1] / alone[j];
+				stp = 1 / s1 + 1 / s2;
+				antt = (s1 + s2) / 2;
+				fair = s1 < s2 ? s1 / s2 : s2 / s1;
+				printf("%u,%s,%s,%s,%llu,%llu,%llu,%llu,%.4f,%.4f,%.4f,%llu\n",
+				       offset, name, ps->k[i].name, ps->k[j].name,
+				       (unsigned long long)alone[i],
+				       (unsigned long long)alone[j],
+				       (unsigned long long)rt[0],
+				       (unsigned long long)rt[1], stp, antt,
+				       fair, (unsigned long long)pre);
+			}
+		}
+	}
+}
+
+static void pusage(void)
+{
+	fprintf(stderr,
+		"usage: edge-sim pairs alone [-s SEED] FILE\n"
+		"       edge-sim pairs run [-o PCT] [-P POL,POL..] [-s SEED] FILE\n");
+	exit(2);
+}
+
+int pairsim_main(int argc, char **argv)
+{
+	static struct pset ps;
+	const char *pols = NULL, *mode;
+	u32 offset = 0;
+	u64 seed = 1;
+	int c;
+
+	if (argc < 2)
+		pusage();
+	mode = argv[1];
+	argc--;
+	argv++;
+	while ((c = getopt(argc, argv, "o:P:s:")) != -1) {
+		switch (c) {
+		case 'o':
+			offset = (u32)pnum(optarg, "-o");
+			break;
+		case 'P':
+			pols = optarg;
+			break;
+		case 's':
+			seed = pnum(optarg, "-s");
+			break;
+		default:
+			pusage();
+		}
+	}
+	if (optind != argc - 1)
+		pusage();
+	parse_set(&ps, argv[optind]);
+	if (!strcmp(mode, "alone"))
+		alone_table(&ps, seed);
+	else if (!strcmp(mode, "run"))
+		pair_rows(&ps, offset, pols, seed);
+	else
+		pusage();
+	return 0;
+}
