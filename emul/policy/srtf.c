@@ -277,8 +277,9 @@ static void refresh(struct edge_simt *s, struct srtf *st, bool ended)
 	for (i = 0; i < EDGE_SLICING_KERNELS; i++)
 		if (st->p.k[i].ki && st->rank[i] == 0)
 			head = i;
-	if (st->mode == SRTF_PREEMPT && head >= 0 && head != st->head &&
-	    st->state[head] == SRTF_RUN)
+	/* A kernel sampled first stays first: its cores come now. */
+	if (st->mode == SRTF_PREEMPT && head >= 0 &&
+	    (head != st->head || decided) && st->state[head] == SRTF_RUN)
 		hand_over(s, st, head);
 	st->head = head;
 	if (changed)
