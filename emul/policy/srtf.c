@@ -18,9 +18,10 @@
  * largest exceeds the smallest by more than 0.5 (the paper's threshold)
  * it shares: the kernel with the smallest slowdown, the one SRTF favours,
  * keeps at most 3 TBs per core (the paper's fixed limit, "one less than
- * half" of 8), and the rest go to the others.  The paper keeps monitoring
- * in sharing mode with a fuller estimate; here the decision is taken when
- * a sample ends and again when a kernel ends (our choice, see
+ * half" of 8), and the rest go to the others.  It keeps monitoring: the
+ * decision is taken again at every new prediction and kernel end, with
+ * the non-sharing estimate (the paper's fuller estimate of the shared
+ * schedule, TS1 and TS2 of Fig. 13, is not modelled: our choice, see
  * Documentation/results/srtf/README.rst).
  *
  * Ours preempts instead of waiting: the resident TBs of other kernels on
@@ -245,7 +246,7 @@ static bool reorder(struct srtf *st)
 }
 
 /* After any event that may change a prediction, a state or the order. */
-static void refresh(struct edge_simt *s, struct srtf *st, bool ended)
+static void refresh(struct edge_simt *s, struct srtf *st)
 {
 	bool decided = false, changed;
 	int i, head = -1;
@@ -271,7 +272,7 @@ static void refresh(struct edge_simt *s, struct srtf *st, bool ended)
 				      NULL, s->p->tb_slots_per_core);
 		}
 	}
-	if (st->mode == SRTF_ADAPTIVE && (decided || ended))
+	if (st->mode == SRTF_ADAPTIVE)
 		adapt(s, st);
 	changed = reorder(st);
 	for (i = 0; i < EDGE_SLICING_KERNELS; i++)
@@ -299,7 +300,7 @@ static void srtf_launch(struct edge_simt *s, struct edge_kinst *ki)
 	if (slot < 0)
 		return;		/* untracked: after the tracked, FIFO */
 	st->state[slot] = alone ? SRTF_RUN : SRTF_WAIT;
-	refresh(s, st, false);
+	refresh(s, st);
 }
 
 static void srtf_end(struct edge_simt *s, struct edge_kinst *ki)
@@ -316,7 +317,7 @@ static void srtf_end(struct edge_simt *s, struct edge_kinst *ki)
 		st->fast = -1;
 	if (st->head == slot)
 		st->head = -1;
-	refresh(s, st, true);
+	refresh(s, st);
 }
 
 static void srtf_tb_start(struct edge_simt *s, struct edge_tb *tb)
@@ -329,7 +330,7 @@ static void srtf_tb_end(struct edge_simt *s, struct edge_tb *tb)
 	struct srtf *st = srtf_of(s);
 
 	if (edge_slicing_tb_end(&st->p, s, tb) >= 0)
-		refresh(s, st, false);
+		refresh(s, st);
 }
 
 static bool srtf_before(const struct edge_simt *s, const struct edge_kinst *a,
