@@ -35,7 +35,7 @@
 #define SRTF_SAMPLE_CORE	0
 #define SRTF_SHARE_CAP		3	/* Section 5.1.2 */
 #define SRTF_UNFAIR_MILLI	500	/* slowdown spread that shares */
-#define SRTF_LEFT_PCT		10	/* let a TB this close to its end end */
+#define SRTF_LEFT_PCT		10	/* a TB this close to its end finishes */
 
 enum srtf_mode { SRTF_PLAIN, SRTF_ADAPTIVE, SRTF_PREEMPT };
 
