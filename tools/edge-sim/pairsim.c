@@ -28,7 +28,7 @@
 
 #define MAXK		16
 #define PAIR_HEADER	"offset_pct,policy,first,second,alone1,alone2,shared1," \
-			"shared2,stp,antt,fairness,tb_preemptions"
+			"shared2,stp,antt,fairness,tb_preemptions,adaptive_shared"
 
 struct pk {
 	char name[24];
@@ -378,6 +378,12 @@ static bool listed(const char *list, const char *name)
 	return false;
 }
 
+/* SRTF/Adaptive: whether it ever shared in the run. */
+static void note_sharing(struct edge_simt *s, void *arg)
+{
+	*(bool *)arg |= edge_srtf_sharing(s);
+}
+
 static void pair_rows(const struct pset *ps, u32 offset, const char *pols,
 		      u64 seed)
 {
@@ -401,6 +407,7 @@ static void pair_rows(const struct pset *ps, u32 offset, const char *pols,
 				u32 idx[2] = { i, j };
 				u64 arr[2] = { 0, 0 }, rt[2], pre;
 				double s1, s2, stp, antt, fair;
+				bool shared = false;
 
 				if (i == j)
 					continue;
@@ -416,19 +423,19 @@ static void pair_rows(const struct pset *ps, u32 offset, const char *pols,
 					arr[1] = 0;
 				run_set(ps, idx, arr, 2, pol, NULL,
 					seed + 100 + i * MAXK + j, rt, &pre,
-					NULL, NULL);
+					note_sharing, &shared);
 				s1 = (double)rt[0] / alone[i];
 				s2 = (double)rt[1] / alone[j];
 				stp = 1 / s1 + 1 / s2;
 				antt = (s1 + s2) / 2;
 				fair = s1 < s2 ? s1 / s2 : s2 / s1;
-				printf("%u,%s,%s,%s,%llu,%llu,%llu,%llu,%.4f,%.4f,%.4f,%llu\n",
+				printf("%u,%s,%s,%s,%llu,%llu,%llu,%llu,%.4f,%.4f,%.4f,%llu,%d\n",
 				       offset, name, ps->k[i].name, ps->k[j].name,
 				       (unsigned long long)alone[i],
 				       (unsigned long long)alone[j],
 				       (unsigned long long)rt[0],
 				       (unsigned long long)rt[1], stp, antt,
-				       fair, (unsigned long long)pre);
+				       fair, (unsigned long long)pre, shared);
 			}
 		}
 	}

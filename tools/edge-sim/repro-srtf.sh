@@ -125,6 +125,8 @@ column -t -s, "$RESULTS/table6.csv"
 		gap = antt["srtf"] - antt["sjf-oracle"]
 		printf "ours_gap_closed_pct=%.0f\n", 100 * (antt["srtf"] - antt["srtf-preempt"]) / gap
 	}' "$RESULTS/table5.csv"
+	awk -F, '$2 == "srtf-adaptive" && $13 { n++ }
+		END { printf "adaptive_shared_workloads=%d\n", n }' "$RESULTS/pairs-0.csv"
 	echo "srtf_table_seconds=$seconds"
 } >"$tmp/headline"
 
