@@ -112,7 +112,7 @@ column -t -s, "$RESULTS/table6.csv"
 
 {
 	awk -F, 'NR > 1 { n++; if ($5 <= 10 && $5 >= -10) ok++ }
-		END { printf "isolated_within_10pct=%d/%d\n", ok, n }' "$RESULTS/alone.csv"
+		END { printf "isolated_within_10pct=%d\nkernels=%d\n", ok, n }' "$RESULTS/alone.csv"
 	awk -F, '
 	NR > 1 { stp[$1] = $2; antt[$1] = $3; fair[$1] = $4 }
 	END {
