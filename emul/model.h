@@ -81,6 +81,7 @@ struct edge_model {
 	struct edge_simt simt;
 	struct edge_model_stats st;
 	u32 inflight;		/* all entries */
+	u64 live;		/* EKT ids registered: the doorbells to poll */
 	u32 sq_flags;		/* EDGE_SQ_* every ring shows now */
 	edge_notify_fn notify;
 	/* The command processor, above the SIMT model's KMU. */
