@@ -136,6 +136,26 @@ u32 edge_engine_remove_obj(struct edge_engine *e, u32 kind, u32 obj)
 	return removed;
 }
 
+/*
+ * Drop every event of kind @kind whose object @drop accepts, in one pass
+ * and one heapify: removing N objects one by one is N passes.
+ */
+u32 edge_engine_remove_if(struct edge_engine *e, u32 kind,
+			  bool (*drop)(u32 obj, void *arg), void *arg)
+{
+	u32 i, kept = 0, removed;
+
+	for (i = 0; i < e->len; i++)
+		if (e->heap[i].kind != kind || !drop(e->heap[i].obj, arg))
+			e->heap[kept++] = e->heap[i];
+	removed = e->len - kept;
+	e->len = kept;
+	if (removed)
+		for (i = kept / 2; i-- > 0;)
+			sift_down(e, i);
+	return removed;
+}
+
 /* Move the clock forward (real-time mode follows ktime through this). */
 void edge_engine_advance(struct edge_engine *e, u64 now)
 {

@@ -53,6 +53,8 @@ u64 edge_engine_next_time(const struct edge_engine *e);
 bool edge_engine_pop_due(struct edge_engine *e, u64 until,
 			 struct edge_ev *out);
 u32 edge_engine_remove_obj(struct edge_engine *e, u32 kind, u32 obj);
+u32 edge_engine_remove_if(struct edge_engine *e, u32 kind,
+			  bool (*drop)(u32 obj, void *arg), void *arg);
 void edge_engine_advance(struct edge_engine *e, u64 now);
 
 #endif /* _EDGE_ENGINE_H */

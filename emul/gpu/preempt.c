@@ -535,15 +535,20 @@ void edge_preempt_drop(struct edge_simt *s, struct edge_kinst *ki)
 	}
 }
 
-/* @tb is going away: event warps borrowing its warps have no one to restore. */
-void edge_preempt_orphan(struct edge_simt *s, struct edge_tb *tb)
+/*
+ * Every running TB of @ki is going away: one pass over the event warps
+ * instead of one per TB (a pass per TB was quadratic in a GPU's worth).
+ */
+void edge_preempt_orphan_kernel(struct edge_simt *s,
+				const struct edge_kinst *ki)
 {
 	u32 obj, n = s->p->num_cores * EDGE_EWARP_PER_CORE;
 
 	for (obj = 0; obj < n; obj++) {
 		struct edge_ewarp *ew = slot_of(s, obj);
 
-		if (ew->state != EDGE_PS_IDLE && ew->victim == tb)
+		if (ew->state != EDGE_PS_IDLE && ew->victim &&
+		    ew->victim->used && ew->victim->ki == ki)
 			ew->orphan = true;
 	}
 }

@@ -23,7 +23,8 @@ bool edge_preempt_place(struct edge_simt *s, struct edge_kinst *ki);
 void edge_preempt_waited(struct edge_simt *s, struct edge_kinst *ki);
 void edge_preempt_step(struct edge_simt *s, const struct edge_ev *ev);
 void edge_preempt_drop(struct edge_simt *s, struct edge_kinst *ki);
-void edge_preempt_orphan(struct edge_simt *s, struct edge_tb *tb);
+void edge_preempt_orphan_kernel(struct edge_simt *s,
+				const struct edge_kinst *ki);
 void edge_preempt_sample(struct edge_simt *s, const struct edge_tb *tb,
 			 u32 rank_permille, struct edge_vstate *v);
 
