@@ -262,6 +262,7 @@ static void ew_release(struct edge_simt *s, u32 obj)
 		c->smem -= ew->smem;
 	}
 	c->regs -= ew->regs;
+	s->ew_busy--;
 	ew->victim = NULL;
 	ew->orphan = false;
 	ew->ki = NULL;
@@ -367,6 +368,7 @@ static void ew_claim(struct edge_simt *s, struct edge_kinst *ki,
 {
 	ew->ki = ki;
 	ki->placed = true;
+	s->ew_busy++;
 	ki->iso_ns = edge_simt_cyc2ns(s, s->cfg.dispatch_cycles + iso);
 }
 
@@ -501,6 +503,15 @@ static bool place_preempt(struct edge_simt *s, struct edge_kinst *ki)
  */
 bool edge_preempt_place(struct edge_simt *s, struct edge_kinst *ki)
 {
+	/*
+	 * Both ways need a free slot of a pending event warp table: with
+	 * none anywhere, fail before a search of every core (which draws
+	 * nothing before it finds a slot, so this changes nothing else).
+	 */
+	if (s->ew_busy == s->p->num_cores * EDGE_EWARP_PER_CORE) {
+		edge_preempt_waited(s, ki);
+		return false;
+	}
 	if (place_free(s, ki))
 		return true;
 	/* Shared memory is per TB: an event warp needing it cannot borrow. */
@@ -514,10 +525,23 @@ bool edge_preempt_place(struct edge_simt *s, struct edge_kinst *ki)
 /* @ki found no core: count it once as an event that had to wait. */
 void edge_preempt_waited(struct edge_simt *s, struct edge_kinst *ki)
 {
-	if (!ki->waited) {
-		ki->waited = true;
-		s->st.ewarps_waited++;
-	}
+	/* Counted already, one by one or by edge_preempt_waited_all(). */
+	if (ki->waited || ki->ew_epoch != s->ew_epoch)
+		return;
+	ki->waited = true;
+	s->st.ewarps_waited++;
+	s->ew_unwaited--;
+}
+
+/*
+ * Every queued event warp waits: count those not counted yet, and mark
+ * them so by moving the epoch (they were queued in an older one).
+ */
+void edge_preempt_waited_all(struct edge_simt *s)
+{
+	s->st.ewarps_waited += s->ew_unwaited;
+	s->ew_unwaited = 0;
+	s->ew_epoch++;
 }
 
 /* Cancel: the event warp of @ki leaves its slot now. */

@@ -136,6 +136,8 @@ int edge_simt_init(struct edge_simt *s, const struct edge_preset *p,
 		s->free_ki = &s->ki[i];
 	}
 	s->nr_free_ki = s->nr_ki;
+	s->ew_min_regs = ~0U;
+	s->ew_min_smem = ~0U;
 	s->cfg.seed = ~cfg->seed;	/* force a reseed */
 	if (edge_simt_set_cfg(s, cfg)) {
 		edge_simt_fini(s);
@@ -239,6 +241,31 @@ void edge_simt_rerank(struct edge_simt *s,
 	for (ki = old; ki; ki = next) {
 		next = ki->next;
 		queue_insert(s, ki);
+	}
+}
+
+/* An event warp entered the queue: not waited yet. */
+static void ew_queued(struct edge_simt *s, struct edge_kinst *ki)
+{
+	if (!ki->ewarp)
+		return;
+	ki->ew_epoch = s->ew_epoch;
+	s->ew_unwaited++;
+	if (ki->k.regs_per_thread < s->ew_min_regs)
+		s->ew_min_regs = ki->k.regs_per_thread;
+	if (ki->k.smem_per_block < s->ew_min_smem)
+		s->ew_min_smem = ki->k.smem_per_block;
+}
+
+/* An event warp left the queue (placed or cancelled). */
+static void ew_dequeued(struct edge_simt *s, struct edge_kinst *ki)
+{
+	if (!ki->waited && ki->ew_epoch == s->ew_epoch)
+		s->ew_unwaited--;
+	/* The bounds only ever go stale low: start again when none wait. */
+	if (!--s->ewarp_len) {
+		s->ew_min_regs = ~0U;
+		s->ew_min_smem = ~0U;
 	}
 }
 
@@ -611,6 +638,7 @@ int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 	} else {
 		ki->queued = true;
 		queue_insert(s, ki);
+		ew_queued(s, ki);
 	}
 	return 0;
 }
@@ -653,11 +681,24 @@ void edge_simt_schedule(struct edge_simt *s)
 			 */
 			if (ew_failed && ki->k.regs_per_thread >= fail_regs &&
 			    ki->k.smem_per_block >= fail_smem) {
+				/*
+				 * Without reservation nothing behind it can
+				 * be placed when no queued event warp needs
+				 * less: TB kernels are held back by this one's
+				 * priority, event warps fail as it did.  The
+				 * walk would only count each as waited: count
+				 * them all at once.
+				 */
+				if (!reserve && s->ew_min_regs >= fail_regs &&
+				    s->ew_min_smem >= fail_smem) {
+					edge_preempt_waited_all(s);
+					break;
+				}
 				edge_preempt_waited(s, ki);
 			} else if (edge_preempt_place(s, ki)) {
 				queue_remove(s, ki);
 				ki->queued = false;
-				s->ewarp_len--;
+				ew_dequeued(s, ki);
 				continue;
 			} else {
 				ew_failed = true;
@@ -708,6 +749,7 @@ static void on_ready(struct edge_simt *s, const struct edge_ev *ev)
 		return;
 	ki->queued = true;
 	queue_insert(s, ki);
+	ew_queued(s, ki);
 	edge_simt_schedule(s);
 }
 
@@ -784,14 +826,15 @@ u32 edge_simt_cancel(struct edge_simt *s,
 		if (ki->queued) {
 			queue_remove(s, ki);
 			ki->queued = false;
+			if (ki->ewarp)
+				ew_dequeued(s, ki);
+		} else if (ki->ewarp && !ki->placed) {
+			/* Still in its dispatch latency: not queued yet. */
+			s->ewarp_len--;
 		}
 		kdu_leave(s, ki);
-		if (ki->ewarp) {
-			if (ki->placed)
-				edge_preempt_drop(s, ki);
-			else
-				s->ewarp_len--;
-		}
+		if (ki->ewarp && ki->placed)
+			edge_preempt_drop(s, ki);
 		/*
 		 * Only a kernel with TBs running has any to release: one
 		 * orphan pass over the event warps and one removal from the

@@ -77,6 +77,7 @@ struct edge_kinst {
 	bool counted;		/* a TB kernel counted in the KMU/KDU */
 	bool placed;		/* an event warp holding a core slot */
 	bool waited;		/* found no core at first (drained) */
+	u64 ew_epoch;		/* s->ew_epoch when queued (event warps) */
 	struct edge_kinst *next;	/* queue link */
 };
 
@@ -196,6 +197,17 @@ struct edge_simt {
 	u32 kmu_len;		/* launched multi-warp kernels not in the KDU */
 	u32 kdu_len;
 	u32 ewarp_len;		/* event warps waiting for a core */
+	/*
+	 * The scheduling pass's shortcuts past waiting event warps: slots
+	 * of the pending event warp tables in use; queued event warps not
+	 * yet counted as waited, and the epoch that marks all queued before
+	 * it as waited at once; lower bounds of what queued ones need.
+	 */
+	u32 ew_busy;
+	u32 ew_unwaited;
+	u64 ew_epoch;
+	u32 ew_min_regs;
+	u32 ew_min_smem;
 	struct edge_kinst *queue;	/* every ready, undispatched kernel */
 	struct edge_kinst *queue_tail;
 	u64 next_order;
