@@ -40,39 +40,51 @@ static bool ev_before(const struct edge_ev *a, const struct edge_ev *b)
 	return a->order < b->order;
 }
 
-static void ev_swap(struct edge_ev *a, struct edge_ev *b)
-{
-	struct edge_ev t = *a;
-
-	*a = *b;
-	*b = t;
-}
-
-static void sift_up(struct edge_engine *e, u32 i)
+/*
+ * Both sifts move a hole and write the event once at the end: the same
+ * heap as swapping at every level (keys are unique), a third of the
+ * copies of a 40-byte event.
+ */
+static void sift_up(struct edge_engine *e, u32 i, const struct edge_ev *ev)
 {
 	while (i) {
 		u32 parent = (i - 1) / 2;
 
-		if (!ev_before(&e->heap[i], &e->heap[parent]))
+		if (!ev_before(ev, &e->heap[parent]))
 			break;
-		ev_swap(&e->heap[i], &e->heap[parent]);
+		e->heap[i] = e->heap[parent];
 		i = parent;
 	}
+	e->heap[i] = *ev;
 }
 
-static void sift_down(struct edge_engine *e, u32 i)
+/* Place @ev (not in the heap) in the hole at @i, or below it. */
+static void sift_down(struct edge_engine *e, u32 i, const struct edge_ev *ev)
 {
 	for (;;) {
-		u32 l = 2 * i + 1, r = l + 1, m = i;
+		u32 m = 2 * i + 1;
 
-		if (l < e->len && ev_before(&e->heap[l], &e->heap[m]))
-			m = l;
-		if (r < e->len && ev_before(&e->heap[r], &e->heap[m]))
-			m = r;
-		if (m == i)
+		if (m >= e->len)
 			break;
-		ev_swap(&e->heap[i], &e->heap[m]);
+		if (m + 1 < e->len && ev_before(&e->heap[m + 1], &e->heap[m]))
+			m++;
+		if (!ev_before(&e->heap[m], ev))
+			break;
+		e->heap[i] = e->heap[m];
 		i = m;
+	}
+	e->heap[i] = *ev;
+}
+
+/* Floyd's heapify: keys are unique, so the result is exact. */
+static void heapify(struct edge_engine *e)
+{
+	u32 i;
+
+	for (i = e->len / 2; i-- > 0;) {
+		struct edge_ev ev = e->heap[i];
+
+		sift_down(e, i, &ev);
 	}
 }
 
@@ -83,18 +95,17 @@ static void sift_down(struct edge_engine *e, u32 i)
 int edge_engine_push(struct edge_engine *e, u64 time, u32 kind, u32 obj,
 		     u32 aux, u32 gen)
 {
-	struct edge_ev *ev;
+	struct edge_ev ev;
 
 	if (e->len >= e->cap)
 		return -ENOSPC;
-	ev = &e->heap[e->len];
-	ev->time = time < e->now ? e->now : time;
-	ev->order = e->next_order++;
-	ev->kind = kind;
-	ev->obj = obj;
-	ev->aux = aux;
-	ev->gen = gen;
-	sift_up(e, e->len++);
+	ev.time = time < e->now ? e->now : time;
+	ev.order = e->next_order++;
+	ev.kind = kind;
+	ev.obj = obj;
+	ev.aux = aux;
+	ev.gen = gen;
+	sift_up(e, e->len++, &ev);
 	return 0;
 }
 
@@ -112,9 +123,8 @@ bool edge_engine_pop_due(struct edge_engine *e, u64 until, struct edge_ev *out)
 	if (!e->len || e->heap[0].time > until)
 		return false;
 	*out = e->heap[0];
-	e->heap[0] = e->heap[--e->len];
-	if (e->len)
-		sift_down(e, 0);
+	if (--e->len)
+		sift_down(e, 0, &e->heap[e->len]);
 	if (out->time > e->now)
 		e->now = out->time;
 	return true;
@@ -130,9 +140,7 @@ u32 edge_engine_remove_obj(struct edge_engine *e, u32 kind, u32 obj)
 			e->heap[kept++] = e->heap[i];
 	removed = e->len - kept;
 	e->len = kept;
-	/* Floyd's heapify: order keys are unique, so the result is exact. */
-	for (i = kept / 2; i-- > 0;)
-		sift_down(e, i);
+	heapify(e);
 	return removed;
 }
 
@@ -151,8 +159,7 @@ u32 edge_engine_remove_if(struct edge_engine *e, u32 kind,
 	removed = e->len - kept;
 	e->len = kept;
 	if (removed)
-		for (i = kept / 2; i-- > 0;)
-			sift_down(e, i);
+		heapify(e);
 	return removed;
 }
 
