@@ -28,7 +28,7 @@ events=20000
 insn() {
 	local out=$tmp/cg.out total n
 	if command -v valgrind >/dev/null; then
-		valgrind --tool=callgrind --toggle-collect=bench_measured \
+		valgrind --tool=callgrind --toggle-collect=bench_step \
 			--callgrind-out-file="$out" "$bin" model --events "$events" \
 			"$@" >"$tmp/stdout" 2>"$tmp/stderr" || {
 			cat "$tmp/stderr" >&2
