@@ -282,6 +282,63 @@ static ssize_t queue_policy_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(queue_policy);
 
+/* The thread-block policy, a SIMT knob named from the policy table. */
+static ssize_t tb_policy_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	u32 pol = edge_cfg_get(to_edev(dev)).tb_policy;
+
+	return sysfs_emit(buf, "%s\n", edge_tb_policy_name(pol));
+}
+
+static int parse_tb_policy(struct edge_simt_cfg *cfg,
+			   struct device_attribute *attr, const char *buf)
+{
+	char tmp[16];
+	int pol;
+
+	if (strscpy(tmp, buf, sizeof(tmp)) < 0)
+		return -EINVAL;
+	pol = edge_tb_policy_find(strim(tmp));
+	if (pol < 0)
+		return pol;
+	cfg->tb_policy = pol;
+	return 0;
+}
+
+static ssize_t tb_policy_store(struct device *dev,
+			       struct device_attribute *attr, const char *buf,
+			       size_t count)
+{
+	return edge_cfg_update(dev, attr, buf, count, parse_tb_policy);
+}
+static DEVICE_ATTR_RW(tb_policy);
+
+/* The names each policy knob takes, from the policy tables. */
+static ssize_t queue_policies_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	int i, len = 0;
+
+	for (i = 0; i < EDGE_POL_NR; i++)
+		len += sysfs_emit_at(buf, len, "%s%s", i ? " " : "",
+				     edge_cp_policy_name(i));
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+static DEVICE_ATTR_RO(queue_policies);
+
+static ssize_t tb_policies_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	int i, len = 0;
+
+	for (i = 0; i < EDGE_TBP_NR; i++)
+		len += sysfs_emit_at(buf, len, "%s%s", i ? " " : "",
+				     edge_tb_policy_name(i));
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+static DEVICE_ATTR_RO(tb_policies);
+
 static void lat_emit(char *buf, int *len, const char *name,
 		     const struct edge_lat *l)
 {
@@ -402,6 +459,9 @@ static struct attribute *edge_sched_attrs[] = {
 	&dev_attr_stats_reset.attr,
 	&dev_attr_vt_hold.attr,
 	&dev_attr_queue_policy.attr,
+	&dev_attr_queue_policies.attr,
+	&dev_attr_tb_policy.attr,
+	&dev_attr_tb_policies.attr,
 	NULL,
 };
 

@@ -10,44 +10,19 @@
  * rejects the job, and launches its kernels in order into the SIMT model
  * with a rank; the SIMT-core scheduler issues work-groups from the best
  * rank first.  The CPU-side policies (LAX-SW, LAX-CPU, BAT, BAY, PRO) pay
- * host_ns of host-device latency per kernel.  Documentation/lax.rst lists
- * each policy's simplifications.
+ * host_ns of host-device latency per kernel.
+ *
+ * The policies are ops tables (policy/policy.h), one file per family in
+ * policy/; this file names none of them.  Documentation/lax.rst lists
+ * each policy's simplifications, Documentation/policy.rst the interface.
  */
 #include "cp/cp.h"
 
-#define RANK_LOW	BIT_ULL(62)	/* below every finite laxity */
-#define RANK_INF	(~0ULL)
-
 enum { ACT_PARSE, ACT_LAUNCH };
-
-static const char *const policy_names[EDGE_POL_NR] = {
-	[EDGE_POL_RR] = "rr",		[EDGE_POL_MLFQ] = "mlfq",
-	[EDGE_POL_EDF] = "edf",		[EDGE_POL_SJF] = "sjf",
-	[EDGE_POL_LJF] = "ljf",		[EDGE_POL_SRF] = "srf",
-	[EDGE_POL_PREMA] = "prema",	[EDGE_POL_LAX] = "lax",
-	[EDGE_POL_LAX_SW] = "lax-sw",	[EDGE_POL_LAX_CPU] = "lax-cpu",
-	[EDGE_POL_BAT] = "bat",		[EDGE_POL_BAY] = "bay",
-	[EDGE_POL_PRO] = "pro",		[EDGE_POL_LAXP] = "lax-p",
-};
-
-const char *edge_cp_policy_name(u32 policy)
-{
-	return policy < EDGE_POL_NR ? policy_names[policy] : "?";
-}
-
-int edge_cp_policy_find(const char *name)
-{
-	u32 i;
-
-	for (i = 0; i < EDGE_POL_NR; i++)
-		if (!strcmp(name, policy_names[i]))
-			return (int)i;
-	return -EINVAL;
-}
 
 void edge_cp_default_cfg(struct edge_cp_cfg *cfg)
 {
-	cfg->policy = EDGE_POL_RR;
+	cfg->policy = 0;		/* the table's first: the baseline */
 	cfg->parse_ns = 500;		/* four streams per 2 us */
 	cfg->host_ns = 4000;		/* 4 us per kernel, host-device */
 	cfg->predict_ns = 50000;	/* Baymax's 50 us regression */
@@ -98,13 +73,6 @@ void edge_cp_fini(struct edge_cp *cp)
 	cp->pool = NULL;
 }
 
-static bool cpu_side(u32 policy)
-{
-	return policy == EDGE_POL_LAX_SW || policy == EDGE_POL_LAX_CPU ||
-	       policy == EDGE_POL_BAT || policy == EDGE_POL_BAY ||
-	       policy == EDGE_POL_PRO;
-}
-
 static void cp_request(struct edge_cp *cp, struct edge_cp_job *j, u32 act,
 		       u64 extra);
 
@@ -131,27 +99,15 @@ int edge_cp_set_timing(struct edge_cp *cp, const struct edge_cp_cfg *cfg)
 
 int edge_cp_set_policy(struct edge_cp *cp, u32 policy)
 {
-	u32 i;
+	const struct edge_cp_policy *old;
 
 	if (policy >= EDGE_POL_NR)
 		return -EINVAL;
 	/* Jobs in flight keep their state; ranks follow at the next tick. */
+	old = edge_cp_ops(cp);
 	cp->cfg.policy = policy;
-	if (policy == EDGE_POL_PRO)
-		return 0;
-	/*
-	 * Prophet's held jobs would wait for a pro_admit() that no longer
-	 * comes, and the jobs queued behind them with them: the new policy
-	 * inspects them again.
-	 */
-	for (i = 0; i < EDGE_CP_JOBS; i++) {
-		struct edge_cp_job *j = &cp->jobs[i];
-
-		if (j->state == EDGE_JOB_HELD) {
-			j->state = EDGE_JOB_PARSE;
-			cp_request(cp, j, ACT_PARSE, 0);
-		}
-	}
+	if (old != edge_cp_ops(cp) && old->switch_out)
+		old->switch_out(cp);
 	return 0;
 }
 
@@ -218,7 +174,7 @@ int edge_cp_clear_class(struct edge_cp *cp, u32 idx)
  * over its remaining kernels, which run one after the other.  Unknown
  * kernels count 0: LAX is optimistic before it has measured.
  */
-static u64 rem_measured(const struct edge_cp *cp, const struct edge_cp_job *j)
+u64 edge_cp_rem_measured(const struct edge_cp *cp, const struct edge_cp_job *j)
 {
 	u64 t = 0;
 	u32 i;
@@ -229,7 +185,7 @@ static u64 rem_measured(const struct edge_cp *cp, const struct edge_cp_job *j)
 }
 
 /* Remaining time by the offline (isolated) profile. */
-static u64 rem_offline(const struct edge_cp *cp, const struct edge_cp_job *j)
+u64 edge_cp_rem_offline(const struct edge_cp *cp, const struct edge_cp_job *j)
 {
 	u64 t = 0;
 	u32 i;
@@ -246,8 +202,8 @@ static u64 rem_offline(const struct edge_cp *cp, const struct edge_cp_job *j)
  * queuing delay of Algorithm 1 (Little's law over jobs that run side by
  * side, not one after the other).
  */
-static u64 rem_work(const struct edge_cp *cp, const struct edge_cp_job *j,
-		    bool offline)
+u64 edge_cp_rem_work(const struct edge_cp *cp, const struct edge_cp_job *j,
+		     bool offline)
 {
 	u64 t = 0, share = 0, now = cp->eng->now;
 	bool cold = false;
@@ -280,92 +236,6 @@ static u64 rem_work(const struct edge_cp *cp, const struct edge_cp_job *j,
 			t = rest;
 	}
 	return t;
-}
-
-static bool admitted(const struct edge_cp_job *j)
-{
-	return j->state == EDGE_JOB_READY || j->state == EDGE_JOB_RUNNING;
-}
-
-/* Algorithm 2, lines 2-18: the job's laxity as a rank. */
-static u64 lax_rank(const struct edge_cp *cp, const struct edge_cp_job *j)
-{
-	u64 now = cp->eng->now, dur = now - j->arrival;
-	u64 compl = rem_measured(cp, j) + dur;
-
-	if (dur > j->deadline)
-		return RANK_INF;
-	if (j->deadline > compl)
-		return j->deadline - compl;
-	/* Predicted to miss: behind every job that still has laxity. */
-	return compl < RANK_LOW ? RANK_LOW + compl : RANK_INF - 1;
-}
-
-/*
- * LAX-P ranks the jobs predicted to make their deadline by laxity in
- * steps of 1/16 of the deadline, and within a step the shortest remaining
- * first; the jobs predicted to miss come after, by completion time.
- * Within a step, laxity differences are mostly estimation noise that
- * only reorders jobs back and forth; shortest-remaining finishes what is
- * nearly done (what PREMA gets right on STEM).  See laxp_drop() for its
- * other half.
- */
-#define LAXP_STEPS	16
-
-static u64 laxp_rank(const struct edge_cp *cp, const struct edge_cp_job *j)
-{
-	u64 now = cp->eng->now, dur = now - j->arrival;
-	u64 rem = rem_measured(cp, j), compl = rem + dur, step;
-
-	if (dur > j->deadline)
-		return RANK_INF;
-	if (j->deadline <= compl)
-		return compl < RANK_LOW ? RANK_LOW + compl : RANK_INF - 1;
-	step = edge_div64(j->deadline, LAXP_STEPS);
-	return (edge_div64_64(j->deadline - compl, step ? step : 1) << 40) |
-	       (rem < (1ULL << 40) ? rem : (1ULL << 40) - 1);
-}
-
-/* Baymax's QoS headroom by its offline prediction. */
-static u64 bay_rank(const struct edge_cp *cp, const struct edge_cp_job *j)
-{
-	u64 used = cp->eng->now - j->arrival + rem_offline(cp, j);
-
-	return j->deadline > used ? j->deadline - used : RANK_LOW + used;
-}
-
-/* MLFQ: demoted past 1/3 of the deadline, promoted back past 2/3. */
-static u64 mlfq_rank(const struct edge_cp *cp, const struct edge_cp_job *j)
-{
-	u64 run = (cp->eng->now - j->admitted) * 3;
-
-	return run >= j->deadline && run < 2 * j->deadline;
-}
-
-/* The policy's rank now; the stored one for policies that keep it. */
-static u64 rank_now(const struct edge_cp *cp, const struct edge_cp_job *j)
-{
-	switch (cp->cfg.policy) {
-	case EDGE_POL_MLFQ:
-		return mlfq_rank(cp, j);
-	case EDGE_POL_EDF:
-		return j->arrival + j->deadline;
-	case EDGE_POL_SJF:
-		return j->static_len;
-	case EDGE_POL_LJF:
-		return RANK_INF - j->static_len;
-	case EDGE_POL_SRF:
-		return rem_measured(cp, j);
-	case EDGE_POL_PREMA:
-	case EDGE_POL_LAX:
-	case EDGE_POL_LAX_SW:
-	case EDGE_POL_LAX_CPU:
-	case EDGE_POL_LAXP:
-	case EDGE_POL_BAY:
-		return j->rank;
-	default:
-		return 0;	/* RR, BAT, PRO: in turn */
-	}
 }
 
 /* Queue an action for @j on the CP, which serves one at a time. */
@@ -402,11 +272,35 @@ static void tick_arm(struct edge_cp *cp)
 	EDGE_ASSERT(!ret);
 }
 
-/* @j reached the head of its queue: the CP inspects it (Baymax predicts). */
-static void request_parse(struct edge_cp *cp, struct edge_cp_job *j)
+/* The policy's rank of @j's kernels now. */
+static u64 rank_now(const struct edge_cp *cp, const struct edge_cp_job *j)
+{
+	const struct edge_cp_policy *pol = edge_cp_ops(cp);
+
+	return pol->rank ? pol->rank(cp, j) : 0;
+}
+
+/* The rank a policy stored in the job (at admission or at its tick). */
+u64 edge_cp_stored_rank(const struct edge_cp *cp, const struct edge_cp_job *j)
+{
+	(void)cp;
+	return j->rank;
+}
+
+/* Host-device latency of a kernel launch: CPU-side policies pay it. */
+static u64 host_ns(const struct edge_cp *cp)
+{
+	return edge_cp_ops(cp)->flags & EDGE_CPF_HOST ? cp->cfg.host_ns : 0;
+}
+
+/*
+ * @j reached the head of its queue, or a policy lets go of a job it held:
+ * the CP inspects it (a predicting policy pays its prediction).
+ */
+void edge_cp_inspect(struct edge_cp *cp, struct edge_cp_job *j)
 {
 	j->state = EDGE_JOB_PARSE;
-	cp_request(cp, j, ACT_PARSE, cp->cfg.policy == EDGE_POL_BAY ?
+	cp_request(cp, j, ACT_PARSE, edge_cp_ops(cp)->flags & EDGE_CPF_PREDICT ?
 		   cp->cfg.predict_ns : 0);
 }
 
@@ -494,7 +388,7 @@ int edge_cp_submit(struct edge_cp *cp, const struct edge_cp_jobdesc *d)
 	} else {
 		cp->qhead[j->queue] = j;
 		cp->qtail[j->queue] = j;
-		request_parse(cp, j);
+		edge_cp_inspect(cp, j);
 	}
 	tick_arm(cp);
 	return 0;
@@ -517,159 +411,35 @@ static void job_end(struct edge_cp *cp, struct edge_cp_job *j, u32 state,
 	j->qnext = NULL;
 	cp->active--;
 	if (n && n->state == EDGE_JOB_QUEUED)
-		request_parse(cp, n);
+		edge_cp_inspect(cp, n);
 	if (cp->done)
 		cp->done(cp->ctx, cookie, state, met);
 }
 
-static void job_reject(struct edge_cp *cp, struct edge_cp_job *j)
+/* Admission refused @j: nothing of it ran. */
+void edge_cp_reject(struct edge_cp *cp, struct edge_cp_job *j)
 {
 	cp->st.rejected++;
 	job_end(cp, j, EDGE_JOB_REJECTED, false);
 }
 
-static void job_admit(struct edge_cp *cp, struct edge_cp_job *j, u64 rank)
+/* @j is admitted with @rank: its first kernel's launch is queued. */
+void edge_cp_admit(struct edge_cp *cp, struct edge_cp_job *j, u64 rank)
 {
 	j->state = EDGE_JOB_READY;
 	j->admitted = cp->eng->now;
 	j->rank = rank;
-	cp_request(cp, j, ACT_LAUNCH,
-		   cpu_side(cp->cfg.policy) ? cp->cfg.host_ns : 0);
-}
-
-/* Threads of the widest kernel in the job: Prophet's footprint. */
-static u64 job_footprint(const struct edge_cp *cp, const struct edge_cp_job *j)
-{
-	u64 m = 0, t;
-	u32 i;
-
-	for (i = 0; i < j->nr_cls; i++) {
-		const struct edge_kdesc *k = &cp->cls[j->cls[i]].k;
-
-		t = k->num_tbs * k->block_threads;
-		if (t > m)
-			m = t;
-	}
-	return m;
-}
-
-/*
- * Prophet: held jobs go, oldest first, while the admitted jobs' offline
- * footprints leave room on the GPU; one that can no longer make its
- * deadline even alone is refused.
- */
-static void pro_admit(struct edge_cp *cp)
-{
-	const struct edge_preset *p = cp->s->p;
-	u64 cap = (u64)p->num_cores * p->threads_per_core, used = 0;
-	u64 now = cp->eng->now;
-	struct edge_cp_job *best;
-	u32 i;
-
-	for (i = 0; i < EDGE_CP_JOBS; i++)
-		if (admitted(&cp->jobs[i]))
-			used += job_footprint(cp, &cp->jobs[i]);
-	for (;;) {
-		best = NULL;
-		for (i = 0; i < EDGE_CP_JOBS; i++) {
-			struct edge_cp_job *j = &cp->jobs[i];
-
-			if (j->state != EDGE_JOB_HELD)
-				continue;
-			if (now - j->arrival + rem_offline(cp, j) > j->deadline) {
-				job_reject(cp, j);
-				continue;
-			}
-			if (!best || j->arrival < best->arrival)
-				best = j;
-		}
-		if (!best)
-			return;
-		if (used && used + job_footprint(cp, best) > cap)
-			return;
-		used += job_footprint(cp, best);
-		job_admit(cp, best, 0);
-	}
-}
-
-/*
- * Algorithm 1 for @j.  The admitted jobs' remaining GPU time is what the
- * queue holds (Little's law); while @j runs, the GPU time its kernels
- * leave free (hold minus its own work) drains part of that queue beside
- * it, and only the rest delays it.  Summing the other jobs' latencies
- * instead, as if jobs ran one at a time, refuses most jobs on a GPU that
- * runs several side by side (Documentation/lax.rst).
- */
-static bool lax_admits(const struct edge_cp *cp, const struct edge_cp_job *j,
-		       bool offline, u64 *hold)
-{
-	u64 tot = 0, dur = cp->eng->now - j->arrival, beside, queue, own;
-	u32 i;
-
-	for (i = 0; i < EDGE_CP_JOBS; i++) {
-		const struct edge_cp_job *o = &cp->jobs[i];
-
-		if (admitted(o))
-			tot += rem_work(cp, o, offline);
-	}
-	*hold = offline ? rem_offline(cp, j) : rem_measured(cp, j);
-	own = rem_work(cp, j, offline);
-	beside = *hold > own ? *hold - own : 0;
-	queue = tot > beside ? tot - beside : 0;
-	return dur + *hold + queue < j->deadline;
+	cp_request(cp, j, ACT_LAUNCH, host_ns(cp));
 }
 
 static void act_parse(struct edge_cp *cp, struct edge_cp_job *j)
 {
-	u64 hold, dur = cp->eng->now - j->arrival;
+	const struct edge_cp_policy *pol = edge_cp_ops(cp);
 
-	switch (cp->cfg.policy) {
-	case EDGE_POL_LAX:
-	case EDGE_POL_LAX_CPU:
-		if (!lax_admits(cp, j, false, &hold))
-			return job_reject(cp, j);
-		/* New jobs start at the highest priority (LAX Section 5.1). */
-		return job_admit(cp, j, 0);
-	case EDGE_POL_LAX_SW:
-		if (!lax_admits(cp, j, false, &hold))
-			return job_reject(cp, j);
-		/* Static: ranked by the laxity just estimated. */
-		return job_admit(cp, j, j->deadline - hold - dur);
-	case EDGE_POL_LAXP:
-		if (!lax_admits(cp, j, false, &hold))
-			return job_reject(cp, j);
-		/* As LAX: first (ranking it by laxp_rank() costs STEM 20 %). */
-		return job_admit(cp, j, 0);
-	case EDGE_POL_BAY:
-		if (!lax_admits(cp, j, true, &hold))
-			return job_reject(cp, j);
-		return job_admit(cp, j, bay_rank(cp, j));
-	case EDGE_POL_PRO:
-		j->state = EDGE_JOB_HELD;
-		return pro_admit(cp);
-	default:
-		return job_admit(cp, j, 0);
-	}
-}
-
-/* BatchMaker: jobs whose next kernel is the same run it as one. */
-static u32 bat_gather(struct edge_cp *cp, struct edge_cp_job *lead, u16 cls)
-{
-	u32 i, n = 1;
-
-	for (i = 0; i < EDGE_CP_JOBS; i++) {
-		struct edge_cp_job *j = &cp->jobs[i];
-
-		if (j == lead || !admitted(j) || j->inflight ||
-		    j->kern[j->next] != cls)
-			continue;
-		j->inflight = lead->idx + 1;
-		j->launched_at = cp->eng->now;
-		j->state = EDGE_JOB_RUNNING;
-		cp->batched++;
-		n++;
-	}
-	return n;
+	if (pol->admit)
+		pol->admit(cp, j);
+	else
+		edge_cp_admit(cp, j, 0);
 }
 
 static void act_launch(struct edge_cp *cp, struct edge_cp_job *j)
@@ -680,18 +450,16 @@ static void act_launch(struct edge_cp *cp, struct edge_cp_job *j)
 	int ret;
 
 	j->pending = false;
-	if (!admitted(j) || j->inflight || j->next >= j->nr_kern)
+	if (!edge_cp_admitted(j) || j->inflight || j->next >= j->nr_kern)
 		return;		/* ran with a batch meanwhile */
 	cls = j->kern[j->next];
 	k = cp->cls[cls].k;
 	j->inflight = j->idx + 1;
 	j->launched_at = cp->eng->now;
 	j->state = EDGE_JOB_RUNNING;
-	if (cp->cfg.policy == EDGE_POL_BAT)
-		n = bat_gather(cp, j, cls);
+	if (edge_cp_ops(cp)->gather)
+		n = edge_cp_ops(cp)->gather(cp, j, cls);
 	k.num_tbs *= n;
-	if (cp->cfg.policy == EDGE_POL_MLFQ)
-		j->rank = mlfq_rank(cp, j);
 	cp->cls[cls].inflight++;
 	ret = edge_simt_launch_ranked(cp->s, &k, EDGE_CP_COOKIE |
 				      (u64)j->gen << 32 | j->idx, cls,
@@ -721,7 +489,7 @@ bool edge_cp_kernel_done(struct edge_cp *cp, u64 cookie, u32 code)
 		struct edge_cp_job *j = &cp->jobs[i];
 		u32 k;
 
-		if (j->inflight != lead + 1 || !admitted(j))
+		if (j->inflight != lead + 1 || !edge_cp_admitted(j))
 			continue;
 		if (i != lead)
 			cp->batched--;
@@ -748,16 +516,15 @@ bool edge_cp_kernel_done(struct edge_cp *cp, u64 cookie, u32 code)
 				     edge_div64(now - j->arrival, 1000));
 			job_end(cp, j, EDGE_JOB_DONE, met);
 		} else {
-			cp_request(cp, j, ACT_LAUNCH,
-				   cpu_side(cp->cfg.policy) ? cp->cfg.host_ns : 0);
+			cp_request(cp, j, ACT_LAUNCH, host_ns(cp));
 		}
 	}
 	/* The profiling table: this kernel's runtime. */
 	c->win_ns += now - cp->jobs[lead].launched_at;
 	c->win_n++;
 	c->inflight--;
-	if (cp->cfg.policy == EDGE_POL_PRO)
-		pro_admit(cp);
+	if (edge_cp_ops(cp)->kernel_done)
+		edge_cp_ops(cp)->kernel_done(cp);
 	return true;
 }
 
@@ -776,60 +543,33 @@ static bool rerank_cb(u64 cookie, u64 *out, void *arg)
 	return true;
 }
 
-/* PREMA: tokens grow with slowdown; candidates go shortest first. */
-static void prema_update(struct edge_cp *cp)
-{
-	u64 now = cp->eng->now;
-	u32 i;
-
-	for (i = 0; i < EDGE_CP_JOBS; i++) {
-		struct edge_cp_job *j = &cp->jobs[i];
-		u64 iso = j->static_len ? j->static_len : 1, sd;
-
-		if (!admitted(j))
-			continue;
-		/* Slowdown so far, per mille; past 1: it is waiting. */
-		sd = edge_div64_64((now - j->arrival) * 1000, iso);
-		if (sd > 1000)
-			j->tokens += sd - 1000;
-		j->rank = rem_measured(cp, j) + (j->tokens >= 1000 ? 0 : RANK_LOW);
-	}
-}
-
 static bool exact_cookie(u64 cookie, void *arg)
 {
 	return cookie == *(u64 *)arg;
 }
 
 /*
- * LAX-P drops a job whose deadline has passed: the work-groups of its
- * kernel in flight are preempted (their slots go to jobs that can still
- * make it) and the job ends CANCELLED.
+ * A policy drops admitted job @j (LAX-P: past its deadline): the
+ * work-groups of its kernel in flight are preempted, their slots go to
+ * other jobs, and the job ends CANCELLED.
  */
-static void laxp_drop(struct edge_cp *cp)
+void edge_cp_drop(struct edge_cp *cp, struct edge_cp_job *j)
 {
-	u64 now = cp->eng->now;
-	u32 i;
+	u64 cookie = EDGE_CP_COOKIE | (u64)j->gen << 32 | j->idx;
 
-	for (i = 0; i < EDGE_CP_JOBS; i++) {
-		struct edge_cp_job *j = &cp->jobs[i];
-		u64 cookie = EDGE_CP_COOKIE | (u64)j->gen << 32 | j->idx;
-
-		if (!admitted(j) || now - j->arrival <= j->deadline)
-			continue;
-		if (j->inflight == j->idx + 1) {
-			edge_simt_cancel(cp->s, exact_cookie, &cookie);
-			cp->cls[j->kern[j->next]].inflight--;
-		}
-		edge_engine_remove_obj(cp->eng, EDGE_EV_CP, j->idx);
-		cp->st.dropped++;
-		job_end(cp, j, EDGE_JOB_CANCELLED, false);
+	if (j->inflight == j->idx + 1) {
+		edge_simt_cancel(cp->s, exact_cookie, &cookie);
+		cp->cls[j->kern[j->next]].inflight--;
 	}
+	edge_engine_remove_obj(cp->eng, EDGE_EV_CP, j->idx);
+	cp->st.dropped++;
+	job_end(cp, j, EDGE_JOB_CANCELLED, false);
 }
 
 static void tick(struct edge_cp *cp)
 {
-	u32 pol = cp->cfg.policy, i;
+	const struct edge_cp_policy *pol = edge_cp_ops(cp);
+	u32 i;
 	int ret;
 
 	for (i = 0; i < EDGE_CP_CLASSES; i++) {
@@ -848,26 +588,9 @@ static void tick(struct edge_cp *cp)
 		c->win_ns = 0;
 		c->win_n = 0;
 	}
-	for (i = 0; i < EDGE_CP_JOBS; i++) {
-		struct edge_cp_job *j = &cp->jobs[i];
-
-		if (!admitted(j))
-			continue;
-		if (pol == EDGE_POL_LAX || pol == EDGE_POL_LAX_CPU)
-			j->rank = lax_rank(cp, j);
-		else if (pol == EDGE_POL_LAXP)
-			j->rank = laxp_rank(cp, j);
-		else if (pol == EDGE_POL_BAY)
-			j->rank = bay_rank(cp, j);
-	}
-	if (pol == EDGE_POL_LAXP)
-		laxp_drop(cp);
-	if (pol == EDGE_POL_PREMA && cp->eng->now >= cp->next_prema) {
-		prema_update(cp);
-		cp->next_prema += cp->cfg.prema_ns;
-	}
-	if (pol != EDGE_POL_RR && pol != EDGE_POL_BAT && pol != EDGE_POL_PRO &&
-	    pol != EDGE_POL_LAX_SW) {
+	if (pol->tick)
+		pol->tick(cp);
+	if (pol->flags & EDGE_CPF_RERANK) {
 		edge_simt_rerank(cp->s, rerank_cb, cp);
 		edge_simt_schedule(cp->s);
 	}
@@ -990,7 +713,7 @@ u32 edge_cp_cancel(struct edge_cp *cp, bool (*match)(u64 cookie, void *arg),
 		struct edge_cp_job *h = cp->qhead[q];
 
 		if (h && h->state == EDGE_JOB_QUEUED)
-			request_parse(cp, h);
+			edge_cp_inspect(cp, h);
 	}
 	return n;
 }

@@ -18,6 +18,7 @@
 #include "edge_compat.h"
 #include "gpu/engine.h"
 #include "gpu/simt.h"
+#include "policy/policy.h"
 
 #define EDGE_CP_QUEUES		128	/* compute queues (LAX Table 2) */
 #define EDGE_CP_JOBS		256	/* job table slots */
@@ -28,23 +29,9 @@
 /* Kernel cookies of the CP have this bit; the ring path's never do. */
 #define EDGE_CP_COOKIE		BIT_ULL(63)
 
-enum edge_policy {
-	EDGE_POL_RR,		/* the baseline: queues in turn */
-	EDGE_POL_MLFQ,		/* two levels, 1/3 and 2/3 of the deadline */
-	EDGE_POL_EDF,		/* earliest deadline, no preemption */
-	EDGE_POL_SJF,		/* shortest job (static length) */
-	EDGE_POL_LJF,		/* longest job */
-	EDGE_POL_SRF,		/* shortest remaining (LAX's estimator) */
-	EDGE_POL_PREMA,		/* tokens, 250 us interval */
-	EDGE_POL_LAX,		/* Algorithms 1 and 2 in the CP */
-	EDGE_POL_LAX_SW,	/* LAX on the CPU, static priorities */
-	EDGE_POL_LAX_CPU,	/* LAX on the CPU, priority writes */
-	EDGE_POL_BAT,		/* BatchMaker: dynamic batching */
-	EDGE_POL_BAY,		/* Baymax: regression, QoS headroom */
-	EDGE_POL_PRO,		/* Prophet: offline-profiled co-scheduling */
-	EDGE_POL_LAXP,		/* LAX, new jobs ranked by their laxity */
-	EDGE_POL_NR,
-};
+/* Ranks: below every finite laxity, and last of all. */
+#define EDGE_RANK_LOW		BIT_ULL(62)
+#define EDGE_RANK_INF		(~0ULL)
 
 enum edge_job_state {
 	EDGE_JOB_FREE,
@@ -169,7 +156,26 @@ u32 edge_cp_cancel(struct edge_cp *cp, bool (*match)(u64 cookie, void *arg),
 u32 edge_cp_cancel_all(struct edge_cp *cp);
 bool edge_cp_idle(const struct edge_cp *cp);
 u32 edge_cp_engine_room(void);
-const char *edge_cp_policy_name(u32 policy);
-int edge_cp_policy_find(const char *name);
+
+/* For the policies (policy/): the CP's services and estimates. */
+static inline bool edge_cp_admitted(const struct edge_cp_job *j)
+{
+	return j->state == EDGE_JOB_READY || j->state == EDGE_JOB_RUNNING;
+}
+
+static inline const struct edge_cp_policy *edge_cp_ops(const struct edge_cp *cp)
+{
+	return edge_cp_policies[cp->cfg.policy];
+}
+
+void edge_cp_admit(struct edge_cp *cp, struct edge_cp_job *j, u64 rank);
+void edge_cp_reject(struct edge_cp *cp, struct edge_cp_job *j);
+void edge_cp_drop(struct edge_cp *cp, struct edge_cp_job *j);
+void edge_cp_inspect(struct edge_cp *cp, struct edge_cp_job *j);
+u64 edge_cp_stored_rank(const struct edge_cp *cp, const struct edge_cp_job *j);
+u64 edge_cp_rem_measured(const struct edge_cp *cp, const struct edge_cp_job *j);
+u64 edge_cp_rem_offline(const struct edge_cp *cp, const struct edge_cp_job *j);
+u64 edge_cp_rem_work(const struct edge_cp *cp, const struct edge_cp_job *j,
+		     bool offline);
 
 #endif /* _EDGE_CP_H */

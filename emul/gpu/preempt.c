@@ -130,7 +130,8 @@ static bool victim_ok(const struct edge_simt *s, const struct edge_tb *tb,
 	u64 left = tb->end > s->eng->now ? tb->end - s->eng->now : 0;
 
 	/* Exiting warps finish on their own. */
-	if (edge_simt_ns2cyc(s, left) < EDGE_EXIT_CYCLES || tb->done_pending)
+	if (edge_simt_ns2cyc(s, left) < EDGE_EXIT_CYCLES || tb->done_pending ||
+	    tb->suspending)
 		return false;
 	if (tb->preempted >= tb->warps)
 		return false;

@@ -29,11 +29,24 @@ void edge_preempt_orphan_kernel(struct edge_simt *s,
 void edge_preempt_sample(struct edge_simt *s, const struct edge_tb *tb,
 			 u32 rank_permille, struct edge_vstate *v);
 
-/* simt.c internals the preemption unit uses */
+/* The GPU layer's internals: simt.c, dispatch.c */
 void edge_simt_tb_finish(struct edge_simt *s, struct edge_tb *tb);
 void edge_simt_kernel_done(struct edge_simt *s, struct edge_kinst *ki,
 			   u32 code);
 u32 edge_simt_occupancy(const struct edge_simt *s, const struct edge_core *c);
 u64 edge_simt_corun(const struct edge_kdesc *k, u64 cycles, u32 occ_permille);
+void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb);
+void edge_simt_enqueue(struct edge_simt *s, struct edge_kinst *ki);
+void edge_simt_queue_insert(struct edge_simt *s, struct edge_kinst *ki);
+void edge_simt_queue_remove(struct edge_simt *s, struct edge_kinst *ki);
+void edge_simt_kcount_add(struct edge_core *c, const struct edge_kinst *ki);
+void edge_simt_kcount_sub(struct edge_core *c, const struct edge_kinst *ki);
+int edge_simt_set_tb_policy(struct edge_simt *s, u32 id);
+u32 edge_simt_tb_regs(const struct edge_simt *s, const struct edge_kdesc *k);
+u64 edge_simt_ctx_cycles(const struct edge_simt *s, const struct edge_kdesc *k);
+
+/* tbpreempt.c: thread-block preemption */
+void edge_simt_tb_suspended(struct edge_simt *s, struct edge_tb *tb);
+void edge_simt_drop_suspended(struct edge_simt *s, struct edge_kinst *ki);
 
 #endif /* _EDGE_PREEMPT_H */

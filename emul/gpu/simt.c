@@ -81,11 +81,16 @@ static void apply_reservation(struct edge_simt *s)
 
 int edge_simt_set_cfg(struct edge_simt *s, const struct edge_simt_cfg *cfg)
 {
+	int ret;
+
 	if (cfg->sched > EDGE_SCHED_PREEMPT || cfg->victim > EDGE_VICTIM_BEST ||
 	    cfg->flush & ~EDGE_FLUSH_ALL || cfg->reserve_pct > 100 ||
 	    !cfg->ctx_bytes_per_cycle || cfg->dispatch_cycles > 1000000 ||
-	    cfg->sched_wait_cycles > 1000000)
+	    cfg->sched_wait_cycles > 1000000 || cfg->tb_policy >= EDGE_TBP_NR)
 		return -EINVAL;
+	ret = edge_simt_set_tb_policy(s, cfg->tb_policy);
+	if (ret)
+		return ret;
 	if (cfg->seed != s->cfg.seed)
 		edge_rng_seed(&s->rng, cfg->seed);
 	s->cfg = *cfg;
@@ -117,13 +122,21 @@ int edge_simt_init(struct edge_simt *s, const struct edge_preset *p,
 	s->free_tbs = edge_zalloc(sizeof(*s->free_tbs) * s->nr_tbs);
 	s->unsettled = edge_zalloc(sizeof(*s->unsettled) * s->nr_tbs);
 	s->ki = edge_zalloc(sizeof(*s->ki) * s->nr_ki);
+	s->kc = edge_zalloc(sizeof(*s->kc) * s->nr_tbs);
+	s->susp = edge_zalloc(sizeof(*s->susp) * s->nr_tbs);
 	if (!s->cores || !s->tbs || !s->tb_ptrs || !s->free_tbs ||
-	    !s->unsettled || !s->ki) {
+	    !s->unsettled || !s->ki || !s->kc || !s->susp) {
 		edge_simt_fini(s);
 		return -ENOMEM;
 	}
-	for (i = 0; i < p->num_cores; i++)
+	for (i = 0; i < p->num_cores; i++) {
 		s->cores[i].tb = &s->tb_ptrs[i * slots];
+		s->cores[i].kc = &s->kc[i * slots];
+	}
+	for (i = 0; i < s->nr_tbs; i++)
+		s->susp[i].next = i + 1 < s->nr_tbs ? i + 1 : EDGE_SUSP_NONE;
+	s->free_susp = 0;
+	s->tbp = edge_tb_policies[0];
 	/* Lowest index on top, so TB numbering starts at 0. */
 	for (i = 0; i < s->nr_tbs; i++) {
 		s->tbs[i].idx = i;
@@ -148,6 +161,14 @@ int edge_simt_init(struct edge_simt *s, const struct edge_preset *p,
 
 void edge_simt_fini(struct edge_simt *s)
 {
+	if (s->tbp && s->tbp->fini)
+		s->tbp->fini(s, s->tbp_priv);
+	s->tbp = NULL;
+	s->tbp_priv = NULL;
+	edge_free(s->kc);
+	edge_free(s->susp);
+	s->kc = NULL;
+	s->susp = NULL;
 	edge_free(s->cores);
 	edge_free(s->tbs);
 	edge_free(s->tb_ptrs);
@@ -176,72 +197,6 @@ bool edge_simt_can_launch(const struct edge_simt *s)
 bool edge_simt_idle(const struct edge_simt *s)
 {
 	return s->nr_free_ki == s->nr_ki;
-}
-
-static bool queue_before(const struct edge_kinst *a, const struct edge_kinst *b)
-{
-	if (a->k.priority != b->k.priority)
-		return a->k.priority > b->k.priority;
-	if (a->rank != b->rank)
-		return a->rank < b->rank;
-	return a->order < b->order;
-}
-
-/*
- * Ordered by priority (high first), then launch order.  A stream of
- * equal-priority launches appends at the tail without a walk.
- */
-static void queue_insert(struct edge_simt *s, struct edge_kinst *ki)
-{
-	struct edge_kinst **pp = &s->queue;
-
-	if (s->queue_tail && queue_before(s->queue_tail, ki))
-		pp = &s->queue_tail->next;
-	while (*pp && queue_before(*pp, ki))
-		pp = &(*pp)->next;
-	ki->next = *pp;
-	*pp = ki;
-	if (!ki->next)
-		s->queue_tail = ki;
-}
-
-static void queue_remove(struct edge_simt *s, struct edge_kinst *ki)
-{
-	struct edge_kinst **pp = &s->queue, *prev = NULL;
-
-	while (*pp && *pp != ki) {
-		prev = *pp;
-		pp = &(*pp)->next;
-	}
-	if (*pp)
-		*pp = ki->next;
-	if (s->queue_tail == ki)
-		s->queue_tail = prev;
-	ki->next = NULL;
-}
-
-/*
- * A queue scheduler changed its mind: @rank gives each waiting kernel's
- * new rank (false: unchanged), and the queue is sorted again.  Kernels
- * already fully dispatched are not in it; their TBs run on.
- */
-void edge_simt_rerank(struct edge_simt *s,
-		      bool (*rank)(u64 cookie, u64 *out, void *arg), void *arg)
-{
-	struct edge_kinst *ki, *next, *old = s->queue;
-	bool changed = false;
-
-	for (ki = old; ki; ki = ki->next)
-		changed |= rank(ki->cookie, &ki->rank, arg);
-	if (!changed)
-		return;
-	/* Stable re-insertion: ties keep their launch order. */
-	s->queue = NULL;
-	s->queue_tail = NULL;
-	for (ki = old; ki; ki = next) {
-		next = ki->next;
-		queue_insert(s, ki);
-	}
 }
 
 /* An event warp entered the queue: not waited yet. */
@@ -279,7 +234,7 @@ static void ki_free(struct edge_simt *s, struct edge_kinst *ki)
 }
 
 /* Registers a block of @k holds: whole warps, as register files allocate. */
-static u32 tb_regs(const struct edge_simt *s, const struct edge_kdesc *k)
+u32 edge_simt_tb_regs(const struct edge_simt *s, const struct edge_kdesc *k)
 {
 	return k->warps_per_tb * s->p->warp_size * k->regs_per_thread;
 }
@@ -313,7 +268,7 @@ static bool tb_fits(const struct edge_simt *s, const struct edge_core *c,
 
 	return c->tbs < p->tb_slots_per_core &&
 	       c->threads + k->warps_per_tb * p->warp_size <= p->threads_per_core &&
-	       c->regs + tb_regs(s, k) <= p->regs_per_core &&
+	       c->regs + edge_simt_tb_regs(s, k) <= p->regs_per_core &&
 	       c->smem + k->smem_per_block <= p->smem_per_core;
 }
 
@@ -346,6 +301,15 @@ static u32 busy_cores(const struct edge_simt *s)
 	return n;
 }
 
+/* Context bytes of a TB: its registers (4 bytes each) and shared memory. */
+u64 edge_simt_ctx_cycles(const struct edge_simt *s, const struct edge_kdesc *k)
+{
+	u64 bytes = (u64)edge_simt_tb_regs(s, k) * 4 + k->smem_per_block;
+
+	return edge_div64(bytes + s->cfg.ctx_bytes_per_cycle - 1,
+			  s->cfg.ctx_bytes_per_cycle);
+}
+
 static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
 {
 	struct edge_core *c = &s->cores[core];
@@ -360,9 +324,10 @@ static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
 	c->tbs++;
 	c->threads += k->warps_per_tb * s->p->warp_size;
 	c->warps += k->warps_per_tb;
-	c->regs += tb_regs(s, k);
+	c->regs += edge_simt_tb_regs(s, k);
 	c->smem += k->smem_per_block;
 	c->tb[c->nr_tbs++] = tb;
+	edge_simt_kcount_add(c, ki);
 
 	tb->used = true;
 	tb->gen_id++;
@@ -374,19 +339,39 @@ static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
 	tb->done_pending = false;
 	tb->launch_order = s->next_order++;
 	tb->start = now;
-	tb->iso_cycles = edge_rng_spread(&s->rng, k->warp_cycles,
-					 k->ws.rsd_pct);
+	tb->suspending = false;
+	tb->extra_cycles = 0;
+	if (ki->nr_susp) {
+		/* A preempted TB resumes first, and restores its context. */
+		struct edge_susp *r = &s->susp[ki->susp];
+		u32 idx = ki->susp;
+
+		tb->iso_cycles = r->cycles;
+		tb->extra_cycles = edge_simt_ctx_cycles(s, k);
+		s->st.tb_ctx_cycles += tb->extra_cycles;
+		ki->susp = r->next;
+		ki->nr_susp--;
+		r->next = s->free_susp;
+		s->free_susp = idx;
+	} else {
+		tb->iso_cycles = edge_rng_spread(&s->rng, k->warp_cycles,
+						 k->ws.rsd_pct);
+	}
 	/* Timed by settle_pass() once the pass has placed everything. */
 	tb->end = now;
 	s->unsettled[s->nr_unsettled++] = tb->idx;
 
-	if (!ki->tbs_dispatched++) {
+	ki->tbs_dispatched++;
+	if (!ki->started) {
+		ki->started = true;
 		ki->first_start = now;
 		edge_lat_add(&s->st.tag[ki->tag].sched,
 			     edge_simt_ns2cyc(s, now - ki->arrival));
 	}
 	ki->tbs_running++;
 	s->st.tbs_dispatched++;
+	if (s->tbp->tb_start)
+		s->tbp->tb_start(s, tb);
 }
 
 /*
@@ -421,14 +406,20 @@ static void settle_pass(struct edge_simt *s)
 		}
 		cycles = edge_simt_corun(k, cycles,
 					 edge_simt_occupancy(s, &s->cores[tb->core]));
-		tb->end = tb->start + edge_simt_cyc2ns(s, cycles);
+		tb->end = tb->start + edge_simt_cyc2ns(s, cycles +
+							tb->extra_cycles);
 		edge_simt_tb_reschedule(s, tb);
 	}
 	s->nr_unsettled = 0;
 }
 
-/* Cores in round-robin order from the last placement, as GPGPU-Sim. */
-static int find_core_for_tb(struct edge_simt *s, const struct edge_kinst *ki)
+/*
+ * Cores in round-robin order from the last placement, as GPGPU-Sim.  A
+ * core the thread-block policy's cap keeps @ki off sets *@capped when
+ * the TB would have fitted there.
+ */
+static int find_core_for_tb(struct edge_simt *s, const struct edge_kinst *ki,
+			    bool *capped)
 {
 	u32 n = s->p->num_cores, i;
 
@@ -437,10 +428,15 @@ static int find_core_for_tb(struct edge_simt *s, const struct edge_kinst *ki)
 
 		if (s->cores[c].reserved)
 			continue;
-		if (tb_fits(s, &s->cores[c], &ki->k)) {
-			s->rr_core = (c + 1) % n;
-			return (int)c;
+		if (!tb_fits(s, &s->cores[c], &ki->k))
+			continue;
+		if (s->tbp->cap && edge_simt_resident(s, ki, c) >=
+				   s->tbp->cap(s, ki, c)) {
+			*capped = true;
+			continue;
 		}
+		s->rr_core = (c + 1) % n;
+		return (int)c;
 	}
 	return -1;
 }
@@ -490,6 +486,8 @@ void edge_simt_kernel_done(struct edge_simt *s, struct edge_kinst *ki,
 	u64 run = s->eng->now - ki->arrival;
 
 	t->done++;
+	if (!ki->ewarp && s->tbp->kernel_end)
+		s->tbp->kernel_end(s, ki);
 	if (ki->iso_ns && run) {
 		t->slowdown_sum_milli += ratio_milli(run, ki->iso_ns);
 		t->progress_sum_milli += ratio_milli(ki->iso_ns, run);
@@ -500,7 +498,7 @@ void edge_simt_kernel_done(struct edge_simt *s, struct edge_kinst *ki,
 	ki_free(s, ki);
 }
 
-static void tb_release(struct edge_simt *s, struct edge_tb *tb)
+void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb)
 {
 	struct edge_core *c = &s->cores[tb->core];
 	const struct edge_kdesc *k = &tb->ki->k;
@@ -509,7 +507,7 @@ static void tb_release(struct edge_simt *s, struct edge_tb *tb)
 	c->tbs--;
 	c->threads -= k->warps_per_tb * s->p->warp_size;
 	c->warps -= k->warps_per_tb;
-	c->regs -= tb_regs(s, k);
+	c->regs -= edge_simt_tb_regs(s, k);
 	c->smem -= k->smem_per_block;
 	for (i = 0; i < c->nr_tbs; i++) {
 		if (c->tb[i] == tb) {
@@ -517,6 +515,9 @@ static void tb_release(struct edge_simt *s, struct edge_tb *tb)
 			break;
 		}
 	}
+	edge_simt_kcount_sub(c, tb->ki);
+	if (s->tbp->tb_end)
+		s->tbp->tb_end(s, tb);
 	tb->used = false;
 	tb->gen++;		/* its queued completion is now stale */
 	s->free_tbs[s->nr_free_tbs++] = tb->idx;
@@ -526,40 +527,12 @@ void edge_simt_tb_finish(struct edge_simt *s, struct edge_tb *tb)
 {
 	struct edge_kinst *ki = tb->ki;
 
-	tb_release(s, tb);
+	edge_simt_tb_release(s, tb);
 	s->st.tbs_done++;
 	ki->tbs_running--;
 	ki->tbs_done++;
 	if (ki->tbs_done == ki->k.num_tbs)
 		edge_simt_kernel_done(s, ki, EDGE_CQE_DONE);
-}
-
-/* TBs of @k the whole GPU holds at once, by the first resource to run out. */
-u32 edge_simt_tbs_per_gpu(const struct edge_simt *s, const struct edge_kdesc *k)
-{
-	const struct edge_preset *p = s->p;
-	u32 per_core = p->tb_slots_per_core;
-
-	if (k->warps_per_tb &&
-	    p->threads_per_core / (k->warps_per_tb * p->warp_size) < per_core)
-		per_core = p->threads_per_core / (k->warps_per_tb * p->warp_size);
-	if (tb_regs(s, k) && p->regs_per_core / tb_regs(s, k) < per_core)
-		per_core = p->regs_per_core / tb_regs(s, k);
-	if (k->smem_per_block && p->smem_per_core / k->smem_per_block < per_core)
-		per_core = p->smem_per_core / k->smem_per_block;
-	return per_core * p->num_cores;
-}
-
-/* The isolated runtime a slowdown is measured against. */
-u64 edge_simt_iso_ns(const struct edge_simt *s, const struct edge_kdesc *k)
-{
-	u64 cap = edge_simt_tbs_per_gpu(s, k), waves;
-
-	if (!cap)
-		cap = 1;
-	waves = edge_div64(k->num_tbs + cap - 1, (u32)cap);
-	return edge_simt_cyc2ns(s, s->cfg.dispatch_cycles +
-				waves * k->warp_cycles);
 }
 
 /*
@@ -621,6 +594,9 @@ int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 	ki->queued = false;
 	ki->placed = false;
 	ki->waited = false;
+	ki->started = false;
+	ki->nr_susp = 0;
+	ki->susp = EDGE_SUSP_NONE;
 	ki->counted = !ew;
 	if (ew)
 		s->ewarp_len++;
@@ -629,6 +605,8 @@ int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 	else
 		s->kmu_len++;
 	s->st.tag[ki->tag].launched++;
+	if (!ew && s->tbp->kernel_launch)
+		s->tbp->kernel_launch(s, ki);
 	ki->ready = now + edge_simt_cyc2ns(s, s->cfg.dispatch_cycles);
 	if (ki->ready > now) {
 		int ret = edge_engine_push(s->eng, ki->ready, EDGE_EV_READY,
@@ -637,7 +615,7 @@ int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 		EDGE_ASSERT(!ret);
 	} else {
 		ki->queued = true;
-		queue_insert(s, ki);
+		edge_simt_queue_insert(s, ki);
 		ew_queued(s, ki);
 	}
 	return 0;
@@ -664,7 +642,7 @@ void edge_simt_schedule(struct edge_simt *s)
 	struct edge_kinst *ki, *next;
 	bool reserve = s->cfg.sched == EDGE_SCHED_RESERVE;
 	s32 block_prio = -1;	/* waiting events hold back TBs up to this */
-	bool tbs_blocked = false, ew_failed = false;
+	bool tbs_blocked = false, ew_failed = false, capped;
 	u32 fail_regs = 0, fail_smem = 0;
 
 	for (ki = s->queue; ki; ki = next) {
@@ -696,7 +674,7 @@ void edge_simt_schedule(struct edge_simt *s)
 				}
 				edge_preempt_waited(s, ki);
 			} else if (edge_preempt_place(s, ki)) {
-				queue_remove(s, ki);
+				edge_simt_queue_remove(s, ki);
 				ki->queued = false;
 				ew_dequeued(s, ki);
 				continue;
@@ -721,20 +699,24 @@ void edge_simt_schedule(struct edge_simt *s)
 			tbs_blocked = true;
 			continue;
 		}
+		capped = false;
 		while (ki->tbs_dispatched < ki->k.num_tbs) {
-			int core = find_core_for_tb(s, ki);
+			int core = find_core_for_tb(s, ki, &capped);
 
 			if (core < 0)
 				break;
 			start_tb(s, ki, (u32)core);
 		}
+		/* Held back by its policy's cap, not by a full GPU. */
+		if (ki->tbs_dispatched < ki->k.num_tbs && capped)
+			continue;
 		if (ki->tbs_dispatched < ki->k.num_tbs) {
 			tbs_blocked = true;
 			if (!reserve)
 				break;	/* FIFO: events behind it wait too */
 			continue;
 		}
-		queue_remove(s, ki);
+		edge_simt_queue_remove(s, ki);
 		ki->queued = false;
 		kdu_leave(s, ki);
 	}
@@ -748,7 +730,7 @@ static void on_ready(struct edge_simt *s, const struct edge_ev *ev)
 	if (!ki->used || ki->gen != ev->gen)
 		return;
 	ki->queued = true;
-	queue_insert(s, ki);
+	edge_simt_queue_insert(s, ki);
 	ew_queued(s, ki);
 	edge_simt_schedule(s);
 }
@@ -762,6 +744,11 @@ static void on_tb_done(struct edge_simt *s, const struct edge_ev *ev)
 	/* Its end moved while it lent warps: one completion, queued again. */
 	if (tb->end > s->eng->now) {
 		edge_simt_tb_reschedule(s, tb);
+		return;
+	}
+	/* Preempted: flushed and saved, it leaves its core. */
+	if (tb->suspending) {
+		edge_simt_tb_suspended(s, tb);
 		return;
 	}
 	/* A warp still lent to an event warp: finish when it returns. */
@@ -824,7 +811,7 @@ u32 edge_simt_cancel(struct edge_simt *s,
 		if (!ki->queued && !ki->placed && !ki->tbs_dispatched)
 			edge_engine_remove_obj(s->eng, EDGE_EV_READY, ki->idx);
 		if (ki->queued) {
-			queue_remove(s, ki);
+			edge_simt_queue_remove(s, ki);
 			ki->queued = false;
 			if (ki->ewarp)
 				ew_dequeued(s, ki);
@@ -851,9 +838,12 @@ u32 edge_simt_cancel(struct edge_simt *s,
 				struct edge_tb *tb = &s->tbs[t];
 
 				if (tb->used && tb->ki == ki)
-					tb_release(s, tb);
+					edge_simt_tb_release(s, tb);
 			}
 		}
+		edge_simt_drop_suspended(s, ki);
+		if (!ki->ewarp && s->tbp->kernel_end)
+			s->tbp->kernel_end(s, ki);
 		ki_free(s, ki);
 		n++;
 	}

@@ -17,6 +17,7 @@
 #include "rng.h"
 #include "stats.h"
 #include "validate.h"
+#include "policy/policy.h"
 
 #define EDGE_KMU_PENDING	1024	/* kernels waiting for the KDU */
 #define EDGE_KDU_RUNNING	32	/* kernels the KDU dispatches from */
@@ -52,6 +53,7 @@ struct edge_simt_cfg {
 	u32 sched_wait_cycles;	/* issue wait of the youngest warp (GTO) */
 	u32 ctx_bytes_per_cycle; /* register save/restore bandwidth */
 	u32 skip_event_exec;	/* Fig. 12: an event ends once scheduled */
+	u32 tb_policy;		/* enum edge_tb_policy_id */
 	u64 seed;
 };
 
@@ -77,8 +79,23 @@ struct edge_kinst {
 	bool counted;		/* a TB kernel counted in the KMU/KDU */
 	bool placed;		/* an event warp holding a core slot */
 	bool waited;		/* found no core at first (drained) */
+	bool started;		/* its first TB or warp was placed */
+	u32 nr_susp;		/* TBs preempted off their core, to resume */
+	u32 susp;		/* ... the first of them (edge_simt.susp) */
 	u64 ew_epoch;		/* s->ew_epoch when queued (event warps) */
 	struct edge_kinst *next;	/* queue link */
+};
+
+/* Resident TBs of one kernel on one core, from its first to its last. */
+struct edge_kcount {
+	const struct edge_kinst *ki;
+	u32 n;
+};
+
+/* A TB preempted off its core: the work it has left. */
+struct edge_susp {
+	u64 cycles;		/* isolated cycles still to run */
+	u32 next;		/* the kernel's next one, or the free list */
 };
 
 struct edge_tb {
@@ -95,6 +112,8 @@ struct edge_tb {
 	u64 iso_cycles;		/* isolated duration */
 	u32 warps;
 	u32 preempted;		/* warps currently lent to event warps */
+	bool suspending;	/* preempted: flushing, then saving its context */
+	u64 extra_cycles;	/* restoring a preempted TB's context first */
 	u64 launch_order;	/* age on its core: smaller is older */
 };
 
@@ -136,6 +155,8 @@ struct edge_core {
 	bool reserved;		/* for event kernels (RESERVE) */
 	u32 nr_tbs;
 	struct edge_tb **tb;	/* resident TBs, tb_slots_per_core of them */
+	u32 nr_kc;
+	struct edge_kcount *kc;	/* resident TBs by kernel, as many slots */
 	struct edge_ewarp ew[EDGE_EWARP_PER_CORE];
 };
 
@@ -169,6 +190,8 @@ struct edge_simt_stats {
 	u64 tbs_dispatched;
 	u64 tbs_done;
 	u64 kernels_done;
+	u64 tb_preemptions;		/* TBs preempted off their core */
+	u64 tb_ctx_cycles;		/* ... their flush, save and restore */
 	struct edge_tag_stats tag[EDGE_SIMT_TAGS];
 };
 
@@ -213,8 +236,15 @@ struct edge_simt {
 	u64 next_order;
 	u32 rr_core;		/* round-robin start for TB placement */
 	u32 rr_ew;		/* ... and for event warps */
+	const struct edge_tb_policy *tbp;	/* the thread-block policy */
+	void *tbp_priv;		/* ... and its state */
+	struct edge_kcount *kc;	/* the cores' edge_kcount slots */
+	struct edge_susp *susp;	/* preempted TBs' work, nr_tbs of them */
+	u32 free_susp;		/* free list of susp, EDGE_SUSP_NONE at end */
 	struct edge_simt_stats st;
 };
+
+#define EDGE_SUSP_NONE		0xffffffffU
 
 int edge_simt_init(struct edge_simt *s, const struct edge_preset *p,
 		   struct edge_engine *eng, const struct edge_simt_cfg *cfg,
@@ -244,5 +274,14 @@ u64 edge_simt_stp_milli(const struct edge_simt *s);
 u64 edge_simt_ns2cyc(const struct edge_simt *s, u64 ns);
 bool edge_simt_idle(const struct edge_simt *s);
 void edge_simt_tb_reschedule(struct edge_simt *s, struct edge_tb *tb);
+u32 edge_simt_resident(const struct edge_simt *s, const struct edge_kinst *ki,
+		       u32 core);
+void edge_simt_requeue(struct edge_simt *s);
+bool edge_simt_queue_before(const struct edge_simt *s,
+			    const struct edge_kinst *a,
+			    const struct edge_kinst *b);
+int edge_simt_preempt_tb(struct edge_simt *s, struct edge_tb *tb);
+u32 edge_simt_make_room(struct edge_simt *s, const struct edge_kinst *ki,
+			u32 max);
 
 #endif /* _EDGE_SIMT_H */

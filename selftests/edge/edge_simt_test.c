@@ -209,6 +209,32 @@ TEST(sched_knobs_validate)
 	ASSERT_EQ(0, edge_module_unload(3000));
 }
 
+/* The policy knobs take the names the policy tables list, and no other. */
+TEST(policy_tables_in_sysfs)
+{
+	char buf[256], *w, *save = NULL;
+	int n = 0;
+
+	ASSERT_EQ(0, edge_module_load(""));
+	ASSERT_EQ(0, edge_sysfs_str(0, "sched/queue_policies", buf, sizeof(buf)));
+	/* Each name is one the knob takes. */
+	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		EXPECT_EQ(0, sched_write("sched/queue_policy", w)) TH_LOG("%s", w);
+		n++;
+	}
+	EXPECT_LE(14, n);
+	EXPECT_EQ(0, sched_write("sched/queue_policy", "rr"));
+	ASSERT_EQ(0, edge_sysfs_str(0, "sched/tb_policies", buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "default"));
+	ASSERT_EQ(0, edge_sysfs_str(0, "sched/tb_policy", buf, sizeof(buf)));
+	EXPECT_STREQ("default", buf);
+	EXPECT_EQ(-EINVAL, sched_write("sched/tb_policy", "fastest"));
+	EXPECT_EQ(0, sched_write("sched/tb_policy", "default"));
+	ASSERT_EQ(0, edge_sysfs_str(0, "sched/tb_policy", buf, sizeof(buf)));
+	EXPECT_STREQ("default", buf);
+	ASSERT_EQ(0, edge_module_unload(3000));
+}
+
 EDGE_FINAL_CHECKS
 
 EDGE_SELFTEST_MAIN

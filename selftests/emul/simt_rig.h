@@ -510,6 +510,17 @@ static inline void rig_check(struct __test_metadata *_metadata)
 		}
 		if (R.s.cfg.sched == EDGE_SCHED_RESERVE && core->reserved)
 			ASSERT_EQ(0U, core->tbs) TH_LOG("TB on reserved core %u", c);
+		/* The per-(kernel, core) counts are the resident TBs, exactly. */
+		for (j = 0, i = 0; j < core->nr_kc; j++) {
+			u32 n = 0, t;
+
+			for (t = 0; t < core->nr_tbs; t++)
+				n += core->tb[t]->ki == core->kc[j].ki;
+			ASSERT_NE(0U, core->kc[j].n) TH_LOG("core %u", c);
+			ASSERT_EQ(n, core->kc[j].n) TH_LOG("core %u", c);
+			i += n;
+		}
+		ASSERT_EQ(core->nr_tbs, i) TH_LOG("core %u", c);
 		ASSERT_EQ(threads, core->threads) TH_LOG("core %u", c);
 		ASSERT_EQ(warps, core->warps) TH_LOG("core %u", c);
 		ASSERT_EQ(regs, core->regs) TH_LOG("core %u", c);

@@ -29,7 +29,8 @@
  *   - edge_model_set_cfg() returns 0 or -EINVAL, and 0 exactly when the
  *     config is valid by an independent reading of the knobs' ranges
  *     (ref_cfg_valid(): policy, victim, flush bits, reserve_pct <= 100,
- *     ctx_bytes_per_cycle >= 1, dispatch and issue-wait cycles <= 10^6);
+ *     ctx_bytes_per_cycle >= 1, dispatch and issue-wait cycles <= 10^6,
+ *     a thread-block policy of the table);
  *   - after -EINVAL nothing changed: the config, the random state, the
  *     reserved cores; after 0 the config is the one given, the random
  *     state is reseeded exactly when the seed changed, and the reserved
@@ -52,7 +53,8 @@ static bool ref_cfg_valid(const struct edge_simt_cfg *cfg)
 	       !(cfg->flush & ~(u32)EDGE_FLUSH_ALL) &&
 	       cfg->reserve_pct <= 100 && cfg->ctx_bytes_per_cycle >= 1 &&
 	       cfg->dispatch_cycles <= 1000000 &&
-	       cfg->sched_wait_cycles <= 1000000;
+	       cfg->sched_wait_cycles <= 1000000 &&
+	       cfg->tb_policy < EDGE_TBP_NR;
 }
 
 /*
@@ -142,14 +144,17 @@ static void set_cfg(struct fz_ctx *c, const struct edge_simt_cfg *cfg)
 	fz_after(c, FZ_STEP_NONE, NULL);
 }
 
+/* The u32 knobs come first, then the seed (and a hole before it, maybe). */
+#define CFG_WORDS	(offsetof(struct edge_simt_cfg, seed) / sizeof(u32))
+
 static void raw_cfg(struct fz_in *in, struct edge_simt_cfg *cfg)
 {
 	u32 *w = (u32 *)cfg;
 	u32 i;
 
-	_Static_assert(sizeof(*cfg) == 8 * sizeof(u32) + sizeof(u64),
-		       "no padding in edge_simt_cfg");
-	for (i = 0; i < 8; i++)
+	_Static_assert(sizeof(*cfg) == offsetof(struct edge_simt_cfg, seed) +
+		       sizeof(u64), "the seed is the last field");
+	for (i = 0; i < CFG_WORDS; i++)
 		w[i] = fz_u32(in);
 	cfg->seed = fz_u64(in);
 }
@@ -157,10 +162,10 @@ static void raw_cfg(struct fz_in *in, struct edge_simt_cfg *cfg)
 /* One field, as a sysfs write of it does; small values are likelier. */
 static void field_cfg(struct fz_in *in, struct edge_simt_cfg *cfg)
 {
-	u8 f = fz_u8(in) % 9, sel = fz_u8(in);
+	u8 f = fz_u8(in) % (CFG_WORDS + 1), sel = fz_u8(in);
 	u32 v = (sel & 0x80) ? fz_u32(in) : sel & 0x7f;
 
-	if (f < 8)
+	if (f < CFG_WORDS)
 		((u32 *)cfg)[f] = v;
 	else
 		cfg->seed = (sel & 0x80) ? fz_u64(in) : sel;

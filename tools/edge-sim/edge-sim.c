@@ -371,6 +371,12 @@ static void set_top(struct scen *sc, const char *key, const char *v,
 		c->sched = parse_enum(v, sched_names, 3, where, key);
 	} else if (!strcmp(key, "victim")) {
 		c->victim = parse_enum(v, victim_names, 3, where, key);
+	} else if (!strcmp(key, "tb_policy")) {
+		int pol = edge_tb_policy_find(v);
+
+		if (pol < 0)
+			die("%s: tb_policy: unknown '%s'", where, v);
+		c->tb_policy = pol;
 	} else if (!strcmp(key, "flush")) {
 		c->flush = parse_flush(v, where);
 	} else if (!strcmp(key, "reserve_pct")) {
@@ -1173,6 +1179,7 @@ static void usage(FILE *o)
 		"usage: %s [-s key=value]... [-o file.csv] [-a] [-n] [-p] [-t] "
 		"scenario\n"
 		"       %s -H\n"
+		"       %s policies   (the queue and thread-block policies)\n"
 		"  -s key=value  override a scenario setting after the file "
 		"is read:\n"
 		"                a top-level key (sched=drain, seed=3), or "
@@ -1188,7 +1195,7 @@ static void usage(FILE *o)
 		"  -t            print wall time and simulated TBs/s to "
 		"stderr\n"
 		"Documentation/edge-sim.rst describes the scenario format.\n",
-		prog, prog);
+		prog, prog, prog);
 }
 
 int jobsim_main(int argc, char **argv);
@@ -1207,6 +1214,17 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "jobs"))
 		return jobsim_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "policies")) {
+		/* The policy tables, one level a line: what the keys take. */
+		printf("queue:");
+		for (i = 0; i < EDGE_POL_NR; i++)
+			printf(" %s", edge_cp_policy_name(i));
+		printf("\ntb:");
+		for (i = 0; i < EDGE_TBP_NR; i++)
+			printf(" %s", edge_tb_policy_name(i));
+		printf("\n");
+		return 0;
+	}
 	while ((c = getopt(argc, argv, "s:o:anHpth")) != -1) {
 		switch (c) {
 		case 's':
