@@ -129,8 +129,13 @@ static bool victim_ok(const struct edge_simt *s, const struct edge_tb *tb,
 {
 	u64 left = tb->end > s->eng->now ? tb->end - s->eng->now : 0;
 
-	/* Exiting warps finish on their own. */
-	if (edge_simt_ns2cyc(s, left) < EDGE_EXIT_CYCLES || tb->done_pending ||
+	/*
+	 * Exiting warps finish on their own: ns2cyc(left) < EXIT_CYCLES.
+	 * ns2cyc(ns) is ceil(ns * khz / 10^6), so that is left * khz <=
+	 * (EXIT_CYCLES - 1) * 10^6: one compare, not a conversion per TB.
+	 */
+	if (left <= edge_div64((EDGE_EXIT_CYCLES - 1) * 1000000ULL,
+			       s->p->clock_khz) || tb->done_pending ||
 	    tb->suspending)
 		return false;
 	if (tb->preempted >= tb->warps)
