@@ -1,6 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Discrete-event engine: binary min-heap keyed by (time, order).
+ * Discrete-event engine: two binary min-heaps keyed by (time, order).
+ *
+ * Thread-block completions are many (one per resident TB, a GPU's worth)
+ * and mostly far in the future; the steps of event warps, dispatch and
+ * the CP are few and near.  In one heap every near push climbed over the
+ * far ends to the root, and every pop sank one of them back down.  Apart,
+ * the near heap stays a few events deep; a pop takes the earlier of the
+ * two roots, so the order of pops is the one heap's (keys are unique).
  */
 #include "gpu/engine.h"
 
@@ -12,23 +19,33 @@ void edge_engine_init(struct edge_engine *e)
 void edge_engine_fini(struct edge_engine *e)
 {
 	edge_free(e->heap);
+	edge_free(e->far);
 	memset(e, 0, sizeof(*e));
 }
 
 /* Grow the queue to hold at least @cap events; never shrinks. */
 int edge_engine_reserve(struct edge_engine *e, u32 cap)
 {
-	struct edge_ev *heap;
+	struct edge_ev *heap, *far;
 
 	if (cap <= e->cap)
 		return 0;
+	/* Either heap may hold every event. */
 	heap = edge_zalloc((size_t)cap * sizeof(*heap));
-	if (!heap)
+	far = edge_zalloc((size_t)cap * sizeof(*far));
+	if (!heap || !far) {
+		edge_free(heap);
+		edge_free(far);
 		return -ENOMEM;
-	if (e->len)
-		memcpy(heap, e->heap, (size_t)e->len * sizeof(*heap));
+	}
+	if (e->n_near)
+		memcpy(heap, e->heap, (size_t)e->n_near * sizeof(*heap));
+	if (e->n_far)
+		memcpy(far, e->far, (size_t)e->n_far * sizeof(*far));
 	edge_free(e->heap);
+	edge_free(e->far);
 	e->heap = heap;
+	e->far = far;
 	e->cap = cap;
 	return 0;
 }
@@ -40,77 +57,84 @@ static bool ev_before(const struct edge_ev *a, const struct edge_ev *b)
 	return a->order < b->order;
 }
 
+/* The heap an event of @kind lives in. */
+static bool is_far(u32 kind)
+{
+	return kind == EDGE_EV_TB_DONE;
+}
+
 /*
  * Both sifts move a hole and write the event once at the end: the same
  * heap as swapping at every level (keys are unique), a third of the
  * copies of a 40-byte event.
  */
-static void sift_up(struct edge_engine *e, u32 i, const struct edge_ev *ev)
+static void sift_up(struct edge_ev *h, u32 i, const struct edge_ev *ev)
 {
 	while (i) {
 		u32 parent = (i - 1) / 2;
 
-		if (!ev_before(ev, &e->heap[parent]))
+		if (!ev_before(ev, &h[parent]))
 			break;
-		e->heap[i] = e->heap[parent];
+		h[i] = h[parent];
 		i = parent;
 	}
-	e->heap[i] = *ev;
+	h[i] = *ev;
 }
 
-/* Place @ev (not in the heap) in the hole at @i, or below it. */
-static void sift_down(struct edge_engine *e, u32 i, const struct edge_ev *ev)
+/* Place @ev (not in the heap of @n) in the hole at @i, or below it. */
+static void sift_down(struct edge_ev *h, u32 n, u32 i,
+		      const struct edge_ev *ev)
 {
 	for (;;) {
 		u32 m = 2 * i + 1;
 
-		if (m >= e->len)
+		if (m >= n)
 			break;
-		if (m + 1 < e->len && ev_before(&e->heap[m + 1], &e->heap[m]))
+		if (m + 1 < n && ev_before(&h[m + 1], &h[m]))
 			m++;
-		if (!ev_before(&e->heap[m], ev))
+		if (!ev_before(&h[m], ev))
 			break;
-		e->heap[i] = e->heap[m];
+		h[i] = h[m];
 		i = m;
 	}
-	e->heap[i] = *ev;
+	h[i] = *ev;
 }
 
 /*
- * The root left: the last event fills its place.  It is usually among
- * the latest (a far TB end beside near event-warp steps), so it would
+ * The root left a heap now of @n: its last event (at h[n]) fills the
+ * place.  In the far heap that is usually among the latest, so it would
  * sink to the bottom at two compares a level; instead the hole goes down
  * along the smaller children (one compare a level) and the last event
  * rises from there (Floyd's bottom-up pop).  A different array, the same
  * order of pops: the keys are unique.
  */
-static void pop_root(struct edge_engine *e)
+static void pop_root(struct edge_ev *h, u32 n)
 {
-	const struct edge_ev *last = &e->heap[e->len];
+	const struct edge_ev *last = &h[n];
 	u32 i = 0;
 
 	for (;;) {
 		u32 m = 2 * i + 1;
 
-		if (m >= e->len)
+		if (m >= n)
 			break;
-		if (m + 1 < e->len && ev_before(&e->heap[m + 1], &e->heap[m]))
+		if (m + 1 < n && ev_before(&h[m + 1], &h[m]))
 			m++;
-		e->heap[i] = e->heap[m];
+		h[i] = h[m];
 		i = m;
 	}
-	sift_up(e, i, last);
+	sift_up(h, i, last);
 }
 
 /* Floyd's heapify: keys are unique, so the result is exact. */
-static void heapify(struct edge_engine *e)
+static void heapify(struct edge_ev *h, u32 n)
 {
 	u32 i;
 
-	for (i = e->len / 2; i-- > 0;) {
-		struct edge_ev ev = e->heap[i];
+	for (i = n / 2; i-- > 0;) {
+		struct edge_ev ev = h[i];
 
-		sift_down(e, i, &ev);
+		sift_down(h, n, i, &ev);
 	}
 }
 
@@ -131,13 +155,29 @@ int edge_engine_push(struct edge_engine *e, u64 time, u32 kind, u32 obj,
 	ev.obj = obj;
 	ev.aux = aux;
 	ev.gen = gen;
-	sift_up(e, e->len++, &ev);
+	if (is_far(kind))
+		sift_up(e->far, e->n_far++, &ev);
+	else
+		sift_up(e->heap, e->n_near++, &ev);
+	e->len++;
 	return 0;
+}
+
+/* The earliest event of either heap, NULL when both are empty. */
+static const struct edge_ev *first(const struct edge_engine *e)
+{
+	if (!e->n_far)
+		return e->n_near ? &e->heap[0] : NULL;
+	if (!e->n_near || ev_before(&e->far[0], &e->heap[0]))
+		return &e->far[0];
+	return &e->heap[0];
 }
 
 u64 edge_engine_next_time(const struct edge_engine *e)
 {
-	return e->len ? e->heap[0].time : EDGE_TIME_NEVER;
+	const struct edge_ev *ev = first(e);
+
+	return ev ? ev->time : EDGE_TIME_NEVER;
 }
 
 /*
@@ -146,28 +186,40 @@ u64 edge_engine_next_time(const struct edge_engine *e)
  */
 bool edge_engine_pop_due(struct edge_engine *e, u64 until, struct edge_ev *out)
 {
-	if (!e->len || e->heap[0].time > until)
+	const struct edge_ev *ev = first(e);
+
+	if (!ev || ev->time > until)
 		return false;
-	*out = e->heap[0];
-	if (--e->len)
-		pop_root(e);
+	*out = *ev;
+	if (ev == e->far) {
+		if (--e->n_far)
+			pop_root(e->far, e->n_far);
+	} else if (--e->n_near) {
+		sift_down(e->heap, e->n_near, 0, &e->heap[e->n_near]);
+	}
+	e->len--;
 	if (out->time > e->now)
 		e->now = out->time;
 	return true;
 }
 
-/* Drop every event of kind @kind about @obj; returns how many. */
-u32 edge_engine_remove_obj(struct edge_engine *e, u32 kind, u32 obj)
+/* The @i-th queued event (below edge_engine_len()), in no order. */
+const struct edge_ev *edge_engine_ev(const struct edge_engine *e, u32 i)
 {
-	u32 i, kept = 0, removed;
+	return i < e->n_near ? &e->heap[i] : &e->far[i - e->n_near];
+}
 
-	for (i = 0; i < e->len; i++)
-		if (e->heap[i].kind != kind || e->heap[i].obj != obj)
-			e->heap[kept++] = e->heap[i];
-	removed = e->len - kept;
-	e->len = kept;
-	heapify(e);
-	return removed;
+static u32 filter(struct edge_ev *h, u32 n, u32 kind,
+		  bool (*drop)(u32 obj, void *arg), void *arg)
+{
+	u32 i, kept = 0;
+
+	for (i = 0; i < n; i++)
+		if (h[i].kind != kind || !drop(h[i].obj, arg))
+			h[kept++] = h[i];
+	if (kept != n)
+		heapify(h, kept);
+	return kept;
 }
 
 /*
@@ -177,16 +229,25 @@ u32 edge_engine_remove_obj(struct edge_engine *e, u32 kind, u32 obj)
 u32 edge_engine_remove_if(struct edge_engine *e, u32 kind,
 			  bool (*drop)(u32 obj, void *arg), void *arg)
 {
-	u32 i, kept = 0, removed;
+	u32 before = e->len;
 
-	for (i = 0; i < e->len; i++)
-		if (e->heap[i].kind != kind || !drop(e->heap[i].obj, arg))
-			e->heap[kept++] = e->heap[i];
-	removed = e->len - kept;
-	e->len = kept;
-	if (removed)
-		heapify(e);
-	return removed;
+	if (is_far(kind))
+		e->n_far = filter(e->far, e->n_far, kind, drop, arg);
+	else
+		e->n_near = filter(e->heap, e->n_near, kind, drop, arg);
+	e->len = e->n_near + e->n_far;
+	return before - e->len;
+}
+
+static bool same_obj(u32 obj, void *arg)
+{
+	return obj == *(const u32 *)arg;
+}
+
+/* Drop every event of kind @kind about @obj; returns how many. */
+u32 edge_engine_remove_obj(struct edge_engine *e, u32 kind, u32 obj)
+{
+	return edge_engine_remove_if(e, kind, same_obj, &obj);
 }
 
 /* Move the clock forward (real-time mode follows ktime through this). */

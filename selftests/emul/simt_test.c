@@ -371,6 +371,25 @@ struct snap {
 
 static struct snap snap_a;
 
+/* Both of the engine's heaps, as they are laid out now. */
+static void snap_heap(struct edge_ev *h)
+{
+	u32 i;
+
+	for (i = 0; i < R.eng.len; i++)
+		h[i] = *edge_engine_ev(&R.eng, i);
+}
+
+static bool same_heap(const struct edge_ev *h)
+{
+	u32 i;
+
+	for (i = 0; i < R.eng.len; i++)
+		if (memcmp(&h[i], edge_engine_ev(&R.eng, i), sizeof(*h)))
+			return false;
+	return true;
+}
+
 static void take_snap(struct snap *sn)
 {
 	memset(sn, 0, sizeof(*sn));
@@ -378,7 +397,7 @@ static void take_snap(struct snap *sn)
 	sn->eng = R.eng;
 	memcpy(sn->ki, R.s.ki, R.s.nr_ki * sizeof(*R.s.ki));
 	memcpy(sn->cores, R.s.cores, R.p.num_cores * sizeof(*R.s.cores));
-	memcpy(sn->heap, R.eng.heap, R.eng.len * sizeof(*R.eng.heap));
+	snap_heap(sn->heap);
 }
 
 static bool same_snap(const struct snap *sn)
@@ -388,7 +407,7 @@ static bool same_snap(const struct snap *sn)
 	       !memcmp(sn->ki, R.s.ki, R.s.nr_ki * sizeof(*R.s.ki)) &&
 	       !memcmp(sn->cores, R.s.cores,
 		       R.p.num_cores * sizeof(*R.s.cores)) &&
-	       !memcmp(sn->heap, R.eng.heap, R.eng.len * sizeof(*R.eng.heap));
+	       same_heap(sn->heap);
 }
 
 /*
