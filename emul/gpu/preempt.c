@@ -268,6 +268,7 @@ static void ew_release(struct edge_simt *s, u32 obj)
 		c->smem -= ew->smem;
 	}
 	c->regs -= ew->regs;
+	s->res_gen++;
 	s->ew_busy--;
 	ew->victim = NULL;
 	ew->orphan = false;

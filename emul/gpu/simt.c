@@ -74,6 +74,7 @@ static void apply_reservation(struct edge_simt *s)
 		if (r >= n)
 			r = n - 1;
 	}
+	s->res_gen++;
 	/* The last r cores serve events. */
 	for (c = 0; c < n; c++)
 		s->cores[c].reserved = c >= n - r;
@@ -418,11 +419,20 @@ static void settle_pass(struct edge_simt *s)
  * core the thread-block policy's cap keeps @ki off sets *@capped when
  * the TB would have fitted there.
  */
-static int find_core_for_tb(struct edge_simt *s, const struct edge_kinst *ki,
+static int find_core_for_tb(struct edge_simt *s, struct edge_kinst *ki,
 			    bool *capped)
 {
 	u32 n = s->p->num_cores, i;
+	bool fits = false;
 
+	/*
+	 * No core had room for its TB and none gave any back since: none
+	 * has room now (a failed search changes nothing, so skipping it
+	 * changes nothing either).  Beside a full GPU this was a search of
+	 * every core at every scheduling pass.
+	 */
+	if (ki->nofit_gen == s->res_gen + 1)
+		return -1;
 	for (i = 0; i < n; i++) {
 		u32 c = (s->rr_core + i) % n;
 
@@ -430,6 +440,7 @@ static int find_core_for_tb(struct edge_simt *s, const struct edge_kinst *ki,
 			continue;
 		if (!tb_fits(s, &s->cores[c], &ki->k))
 			continue;
+		fits = true;
 		if (s->tbp->cap && edge_simt_resident(s, ki, c) >=
 				   s->tbp->cap(s, ki, c)) {
 			*capped = true;
@@ -438,6 +449,9 @@ static int find_core_for_tb(struct edge_simt *s, const struct edge_kinst *ki,
 		s->rr_core = (c + 1) % n;
 		return (int)c;
 	}
+	/* Only resources, not a policy's cap, held it back. */
+	if (!fits)
+		ki->nofit_gen = s->res_gen + 1;
 	return -1;
 }
 
@@ -504,6 +518,7 @@ void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb)
 	const struct edge_kdesc *k = &tb->ki->k;
 	u32 i;
 
+	s->res_gen++;
 	c->tbs--;
 	c->threads -= k->warps_per_tb * s->p->warp_size;
 	c->warps -= k->warps_per_tb;
@@ -594,6 +609,7 @@ int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 	ki->queued = false;
 	ki->placed = false;
 	ki->waited = false;
+	ki->nofit_gen = 0;
 	ki->started = false;
 	ki->nr_susp = 0;
 	ki->susp = EDGE_SUSP_NONE;

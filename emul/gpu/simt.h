@@ -83,6 +83,7 @@ struct edge_kinst {
 	u32 nr_susp;		/* TBs preempted off their core, to resume */
 	u32 susp;		/* ... the first of them (edge_simt.susp) */
 	u64 ew_epoch;		/* s->ew_epoch when queued (event warps) */
+	u64 nofit_gen;		/* s->res_gen + 1 when no core fit its TB */
 	struct edge_kinst *next;	/* queue link */
 };
 
@@ -231,6 +232,11 @@ struct edge_simt {
 	u64 ew_epoch;
 	u32 ew_min_regs;
 	u32 ew_min_smem;
+	/*
+	 * Bumped whenever a core gives resources back (or reservation
+	 * changes): a TB that fit on no core still fits on none until then.
+	 */
+	u64 res_gen;
 	struct edge_kinst *queue;	/* every ready, undispatched kernel */
 	struct edge_kinst *queue_tail;
 	u64 next_order;
