@@ -5,6 +5,8 @@
 #   make          build edge.ko, the tools and the selftests
 #   make run      boot the guest, load edge.ko, run the demo
 #   make check    the whole test suite; ends with "N passed, N failed"
+#                 (it checks the fast path's instruction counts against
+#                 tools/bench-host/ceiling.txt)
 #   make check-debug  only its debug-kernel part: the kselftests, fault
 #                 injection and the guest fuzzer under KASAN, lockdep and
 #                 kmemleak (the debug kernel is built into .cache/ first)

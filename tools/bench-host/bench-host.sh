@@ -47,6 +47,14 @@ insn() {
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b ? a / b : 0 }'; }
 
+if [ "$mode" = --check ] && ! command -v valgrind >/dev/null; then
+	# perf counts differ (the warm-up, the noise): no ceiling for them.
+	echo "TAP version 13"
+	echo "1..1"
+	echo "ok 1 - bench-host instruction ceilings # SKIP valgrind missing"
+	exit 0
+fi
+
 declare -A v
 v[model_insn_per_event_idle]=$(insn)
 v[model_insn_per_event_busy]=$(insn --busy)
