@@ -162,6 +162,8 @@ int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 	/* A reused doorbell word must not replay its previous user's tail. */
 	edge_store_release(&mem->doorbells[ent->id], 0);
 	m->live |= BIT_ULL(ent->id);
+	m->poll_db[ent->id] = ent->ring.doorbell;
+	m->poll_head[ent->id] = ent->ring.head;
 	*id = ent->id;
 	return 0;
 }
@@ -293,6 +295,7 @@ u32 edge_model_cancel(struct edge_model *m, u32 id)
 		n++;
 	}
 	edge_ring_consume(r, rung);
+	m->poll_head[id] = r->head;
 	ent->submitted += rung;
 	m->st.submitted += rung;
 	ent->cancelled += n;
@@ -334,6 +337,7 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 			ent->due[seq & (ent->k.ring_entries - 1)] = due;
 	}
 	edge_ring_consume(&ent->ring, i);
+	m->poll_head[ent->id] = ent->ring.head;
 	ent->inflight += i;
 	ent->submitted += i;
 	m->inflight += i;
@@ -358,11 +362,11 @@ u32 edge_model_consume(struct edge_model *m)
 	 * rung) costs one load and a compare, not a poll.
 	 */
 	while (live) {
-		struct edge_ekt_entry *ent = &m->ekt.e[edge_ffs64(live)];
+		u32 id = edge_ffs64(live);
 
 		live &= live - 1;
-		if (edge_load_acquire(ent->ring.doorbell) != ent->ring.head)
-			n += poll_entry(m, ent);
+		if (edge_load_acquire(m->poll_db[id]) != m->poll_head[id])
+			n += poll_entry(m, &m->ekt.e[id]);
 	}
 	return n;
 }
