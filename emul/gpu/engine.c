@@ -8,7 +8,16 @@
  * far ends to the root, and every pop sank one of them back down.  Apart,
  * the near heap stays a few events deep; a pop takes the earlier of the
  * two roots, so the order of pops is the one heap's (keys are unique).
+ *
+ * An event queued for the current instant (a zero-length step of an
+ * event warp, most of them) goes to a FIFO instead: the clock never goes
+ * back and queue order only grows, so the FIFO is sorted by (time,
+ * order) as it is, and it is the third candidate of a pop.  Such an event
+ * was the earliest of the near heap: a climb to the root and a sift back.
+ * Below EDGE_NOW_Q_MIN events that costs less than looking at a third
+ * queue, so a shallow near heap keeps them (any split is exact).
  */
+#define EDGE_NOW_Q_MIN	8
 #include "gpu/engine.h"
 
 void edge_engine_init(struct edge_engine *e)
@@ -20,37 +29,47 @@ void edge_engine_fini(struct edge_engine *e)
 {
 	edge_free(e->heap);
 	edge_free(e->far);
+	edge_free(e->now_q);
 	memset(e, 0, sizeof(*e));
 }
 
 /* Grow the queue to hold at least @cap events; never shrinks. */
 int edge_engine_reserve(struct edge_engine *e, u32 cap)
 {
-	struct edge_ev *heap, *far;
+	struct edge_ev *heap, *far, *now_q;
+	u32 nq = e->q_tail - e->q_head;
 
 	if (cap <= e->cap)
 		return 0;
-	/* Either heap may hold every event. */
+	/* Each of the three may hold every event. */
 	heap = edge_zalloc((size_t)cap * sizeof(*heap));
 	far = edge_zalloc((size_t)cap * sizeof(*far));
-	if (!heap || !far) {
+	now_q = edge_zalloc((size_t)cap * sizeof(*now_q));
+	if (!heap || !far || !now_q) {
 		edge_free(heap);
 		edge_free(far);
+		edge_free(now_q);
 		return -ENOMEM;
 	}
 	if (e->n_near)
 		memcpy(heap, e->heap, (size_t)e->n_near * sizeof(*heap));
 	if (e->n_far)
 		memcpy(far, e->far, (size_t)e->n_far * sizeof(*far));
+	if (nq)
+		memcpy(now_q, e->now_q + e->q_head, (size_t)nq * sizeof(*now_q));
 	edge_free(e->heap);
 	edge_free(e->far);
+	edge_free(e->now_q);
 	e->heap = heap;
 	e->far = far;
+	e->now_q = now_q;
+	e->q_head = 0;
+	e->q_tail = nq;
 	e->cap = cap;
 	return 0;
 }
 
-static bool ev_before(const struct edge_ev *a, const struct edge_ev *b)
+static edge_always_inline bool ev_before(const struct edge_ev *a, const struct edge_ev *b)
 {
 	if (a->time != b->time)
 		return a->time < b->time;
@@ -155,22 +174,43 @@ int edge_engine_push(struct edge_engine *e, u64 time, u32 kind, u32 obj,
 	ev.obj = obj;
 	ev.aux = aux;
 	ev.gen = gen;
-	if (is_far(kind))
+	if (ev.time == e->now && e->n_near >= EDGE_NOW_Q_MIN) {
+		/* Room at the end: move the queue down (it rarely is long). */
+		if (e->q_tail == e->cap) {
+			memmove(e->now_q, e->now_q + e->q_head,
+				(size_t)(e->q_tail - e->q_head) * sizeof(ev));
+			e->q_tail -= e->q_head;
+			e->q_head = 0;
+		}
+		e->now_q[e->q_tail++] = ev;
+	} else if (is_far(kind)) {
 		sift_up(e->far, e->n_far++, &ev);
-	else
+	} else {
 		sift_up(e->heap, e->n_near++, &ev);
+	}
 	e->len++;
 	return 0;
 }
 
-/* The earliest event of either heap, NULL when both are empty. */
-static const struct edge_ev *first(const struct edge_engine *e)
+/*
+ * The earliest event of the three, NULL when all are empty.  Always
+ * inlined: it runs twice a step, and a call cost more than the compares.
+ */
+static edge_always_inline const struct edge_ev *
+first(const struct edge_engine *e)
 {
+	const struct edge_ev *best;
+
 	if (!e->n_far)
-		return e->n_near ? &e->heap[0] : NULL;
-	if (!e->n_near || ev_before(&e->far[0], &e->heap[0]))
-		return &e->far[0];
-	return &e->heap[0];
+		best = e->n_near ? &e->heap[0] : NULL;
+	else if (!e->n_near || ev_before(&e->far[0], &e->heap[0]))
+		best = &e->far[0];
+	else
+		best = &e->heap[0];
+	if (e->q_head != e->q_tail &&
+	    (!best || ev_before(&e->now_q[e->q_head], best)))
+		best = &e->now_q[e->q_head];
+	return best;
 }
 
 u64 edge_engine_next_time(const struct edge_engine *e)
@@ -194,8 +234,15 @@ bool edge_engine_pop_due(struct edge_engine *e, u64 until, struct edge_ev *out)
 	if (ev == e->far) {
 		if (--e->n_far)
 			pop_root(e->far, e->n_far);
-	} else if (--e->n_near) {
-		sift_down(e->heap, e->n_near, 0, &e->heap[e->n_near]);
+	} else if (ev == e->heap) {
+		/* Many event warps running: their ends, as deep as the far. */
+		if (--e->n_near > 8)
+			pop_root(e->heap, e->n_near);
+		else if (e->n_near)
+			sift_down(e->heap, e->n_near, 0, &e->heap[e->n_near]);
+	} else if (++e->q_head == e->q_tail) {
+		e->q_head = 0;
+		e->q_tail = 0;
 	}
 	e->len--;
 	if (out->time > e->now)
@@ -206,7 +253,12 @@ bool edge_engine_pop_due(struct edge_engine *e, u64 until, struct edge_ev *out)
 /* The @i-th queued event (below edge_engine_len()), in no order. */
 const struct edge_ev *edge_engine_ev(const struct edge_engine *e, u32 i)
 {
-	return i < e->n_near ? &e->heap[i] : &e->far[i - e->n_near];
+	if (i < e->n_near)
+		return &e->heap[i];
+	i -= e->n_near;
+	if (i < e->n_far)
+		return &e->far[i];
+	return &e->now_q[e->q_head + i - e->n_far];
 }
 
 static u32 filter(struct edge_ev *h, u32 n, u32 kind,
@@ -229,13 +281,18 @@ static u32 filter(struct edge_ev *h, u32 n, u32 kind,
 u32 edge_engine_remove_if(struct edge_engine *e, u32 kind,
 			  bool (*drop)(u32 obj, void *arg), void *arg)
 {
-	u32 before = e->len;
+	u32 before = e->len, i, kept = e->q_head;
 
 	if (is_far(kind))
 		e->n_far = filter(e->far, e->n_far, kind, drop, arg);
 	else
 		e->n_near = filter(e->heap, e->n_near, kind, drop, arg);
-	e->len = e->n_near + e->n_far;
+	/* The FIFO keeps its order: a stable compaction. */
+	for (i = e->q_head; i < e->q_tail; i++)
+		if (e->now_q[i].kind != kind || !drop(e->now_q[i].obj, arg))
+			e->now_q[kept++] = e->now_q[i];
+	e->q_tail = kept;
+	e->len = e->n_near + e->n_far + (e->q_tail - e->q_head);
 	return before - e->len;
 }
 

@@ -39,8 +39,11 @@ struct edge_ev {
 struct edge_engine {
 	struct edge_ev *heap;	/* near: every kind but TB completions */
 	struct edge_ev *far;	/* EDGE_EV_TB_DONE (see engine.c) */
+	struct edge_ev *now_q;	/* queued for the current instant, FIFO */
 	u32 n_near;
 	u32 n_far;
+	u32 q_head;	/* now_q[q_head..q_tail) */
+	u32 q_tail;
 	u32 len;	/* events queued in both */
 	u32 cap;	/* of each */
 	u64 next_order;
