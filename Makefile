@@ -22,8 +22,12 @@
 #   make repro-lax   the LAX reproduction (8 workloads x 3 rates x 14
 #                 policies) with edge-sim; tables, plots and headline in
 #                 Documentation/results/lax/
+#   make repro-NAME REPRO_SMOKE=1 [RESULTS=DIR]  a short run of one, into
+#                 DIR (default build/repro-smoke/NAME); make check runs
+#                 each so (tools/vm/repro-smoke.sh)
 #   make lint     checkpatch --strict and sparse
-#   make fuzz     the libFuzzer targets of emul/ (FUZZ_SECONDS each)
+#   make fuzz     the libFuzzer targets of emul/: make check's fixed
+#                 runs, or FUZZ_SECONDS=S each (selftests/fuzz/README)
 #   make deps     install the Debian packages the rest needs
 #
 # Everything fetched (the Debian kernel and headers, kselftest headers,
@@ -44,8 +48,14 @@ LIBEDGE	:= tools/libedge/libedge.c tools/libedge/libedge.h
 
 GUEST_TIMEOUT ?= 900
 
+# The reproductions: one per tools/edge-sim/repro-NAME.sh, so a new one
+# is a new script there, and make check smoke-runs it (print-repros).
+REPROS := $(patsubst tools/edge-sim/repro-%.sh,%,$(wildcard tools/edge-sim/repro-*.sh))
+REPRO_TARGETS := $(addprefix repro-,$(REPROS))
+
 .PHONY: all deps kernel ksft module tools selftests host-tests run check \
-	bench bench-host lint sim repro-edge repro-lax fuzz clean FORCE debug-kernel check-debug
+	bench bench-host lint sim $(REPRO_TARGETS) print-repros fuzz clean FORCE \
+	debug-kernel check-debug
 
 all: module tools selftests sim
 
@@ -82,11 +92,14 @@ selftests: ksft
 sim:
 	$(MAKE) -C tools/edge-sim O=$(BUILD)/host
 
-repro-edge: deps
-	$(MAKE) -C tools/edge-sim O=$(BUILD)/host repro-edge
+# deps brings gnuplot for the plots.  RESULTS, when given, is made
+# absolute here, where a relative one means something.
+$(REPRO_TARGETS): repro-%: deps
+	$(MAKE) -C tools/edge-sim O=$(BUILD)/host $@ \
+		$(if $(RESULTS),RESULTS=$(abspath $(RESULTS)))
 
-repro-lax: deps
-	$(MAKE) -C tools/edge-sim O=$(BUILD)/host repro-lax
+print-repros:
+	@echo $(REPROS)
 
 host-tests: ksft
 	$(MAKE) -C selftests/emul KSFT_DIR=$(KSFT) O=$(BUILD)/host run

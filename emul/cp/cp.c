@@ -18,7 +18,7 @@
  */
 #include "cp/cp.h"
 
-enum { ACT_PARSE, ACT_LAUNCH };
+enum { ACT_NONE, ACT_PARSE, ACT_LAUNCH };
 
 void edge_cp_default_cfg(struct edge_cp_cfg *cfg)
 {
@@ -30,10 +30,10 @@ void edge_cp_default_cfg(struct edge_cp_cfg *cfg)
 	cfg->prema_ns = 250000;		/* PREMA's 250 us interval */
 }
 
-/* Engine room: a pending action per job and the tick. */
+/* Engine room: an action's effect per job, the one served, the tick. */
 u32 edge_cp_engine_room(void)
 {
-	return EDGE_CP_JOBS + 2;
+	return EDGE_CP_JOBS + 3;
 }
 
 int edge_cp_init(struct edge_cp *cp, struct edge_simt *s,
@@ -153,6 +153,9 @@ int edge_cp_set_class(struct edge_cp *cp, u32 idx, const struct edge_kdesc *k)
 	c->k = *k;
 	c->iso_ns = edge_simt_iso_ns(cp->s, k);
 	c->cap_wgs = cap;
+	c->iso_work_ns = edge_div64(c->iso_ns * (k->num_tbs < cap ?
+						  k->num_tbs : cap), cap);
+	c->waves = edge_div64(k->num_tbs + cap - 1, cap);
 	return 0;
 }
 
@@ -184,6 +187,25 @@ u64 edge_cp_rem_measured(const struct edge_cp *cp, const struct edge_cp_job *j)
 	return t;
 }
 
+/*
+ * Remaining time if each kernel ran at once, without waiting for slots:
+ * its work-groups' measured time, wave after wave.  Waiting behind other
+ * jobs' work is Algorithm 1's queue; a measured latency would count it
+ * twice, and judge a long job by the burst it arrived in.
+ */
+u64 edge_cp_rem_service(const struct edge_cp *cp, const struct edge_cp_job *j)
+{
+	u64 t = 0;
+	u32 i;
+
+	for (i = 0; i < j->nr_cls; i++) {
+		const struct edge_cp_class *c = &cp->cls[j->cls[i]];
+
+		t += (u64)j->left[i] * (c->svc_ns ? c->svc_ns : c->iso_ns);
+	}
+	return t;
+}
+
 /* Remaining time by the offline (isolated) profile. */
 u64 edge_cp_rem_offline(const struct edge_cp *cp, const struct edge_cp_job *j)
 {
@@ -196,66 +218,117 @@ u64 edge_cp_rem_offline(const struct edge_cp *cp, const struct edge_cp_job *j)
 }
 
 /*
- * The GPU time a job's remaining work occupies: each kernel's runtime
- * times the share of the GPU's work-group slots it fills.  Summed over
- * the admitted jobs it is how long the GPU needs to drain them, the
+ * The GPU time a job's remaining work occupies: the time its kernels'
+ * work-groups hold the GPU's work-group slots, over the slots.  Summed
+ * over the admitted jobs it is how long the GPU needs to drain them, the
  * queuing delay of Algorithm 1 (Little's law over jobs that run side by
- * side, not one after the other).
+ * side, not one after the other).  Measured, it is the work-groups' own
+ * time on the cores (LAX's work-group completion rate); a kernel's
+ * runtime times its share of the slots would count as busy the slots its
+ * later work-groups waited for.  Offline, it is the isolated runtime
+ * times that share.
  */
 u64 edge_cp_rem_work(const struct edge_cp *cp, const struct edge_cp_job *j,
 		     bool offline)
 {
-	u64 t = 0, share = 0, now = cp->eng->now;
-	bool cold = false;
+	u64 t = 0;
 	u32 i;
 
+	/*
+	 * A kernel not measured yet counts by its offline profile.  Taking
+	 * the rest of the job's deadline instead (LAX Section 4.3 uses the
+	 * programmer's deadline) refused most of a first burst that round
+	 * robin finishes in time.
+	 */
 	for (i = 0; i < j->nr_cls; i++) {
 		const struct edge_cp_class *c = &cp->cls[j->cls[i]];
-		u64 wgs = c->k.num_tbs < c->cap_wgs ? c->k.num_tbs : c->cap_wgs;
-		u64 lat = offline ? c->iso_ns : c->lat_ns;
 
-		if (!j->left[i])
-			continue;
-		if (!lat)
-			cold = true;
-		if (edge_div64(wgs * 1000, c->cap_wgs) > share)
-			share = edge_div64(wgs * 1000, c->cap_wgs);
-		t += edge_div64((u64)j->left[i] * lat * wgs, c->cap_wgs);
-	}
-	/*
-	 * Before its kernels have been measured, an admitted job is taken
-	 * to need the rest of its deadline (LAX Section 4.3, "we use the
-	 * programmer-provided deadline"): with nothing measured yet, a
-	 * burst would otherwise all be admitted at once.
-	 */
-	if (cold && j->arrival + j->deadline > now) {
-		u64 rest = edge_div64((j->arrival + j->deadline - now) * share,
-				      1000);
-
-		if (rest > t)
-			t = rest;
+		if (offline || !c->work_ns)
+			t += (u64)j->left[i] * c->iso_work_ns;
+		else
+			t += (u64)j->left[i] * c->work_ns;
 	}
 	return t;
 }
 
-/* Queue an action for @j on the CP, which serves one at a time. */
+/* The policy's rank of @j's kernels now. */
+static u64 rank_now(const struct edge_cp *cp, const struct edge_cp_job *j)
+{
+	const struct edge_cp_policy *pol = edge_cp_ops(cp);
+
+	return pol->rank ? pol->rank(cp, j) : 0;
+}
+
+/*
+ * The CP serves one action at a time, parse_ns each: it inspects a job's
+ * stream (admission) or launches its next kernel.  Waiting actions are
+ * served in the policy's order (its rank of their jobs), then in the
+ * order they came: with many small kernels per job the CP itself is the
+ * bottleneck, and a FIFO there would make every policy the same.
+ */
+static void act_take(struct edge_cp *cp, struct edge_cp_job *j)
+{
+	u16 last = cp->act_list[--cp->nr_act];
+
+	cp->act_list[j->act_pos] = last;
+	cp->jobs[last].act_pos = j->act_pos;
+	j->act = ACT_NONE;
+}
+
+static void cp_serve(struct edge_cp *cp)
+{
+	struct edge_cp_job *best = NULL;
+	u64 best_rank = 0;
+	u32 i;
+	int ret;
+
+	if (cp->serving || !cp->nr_act)
+		return;
+	for (i = 0; i < cp->nr_act; i++) {
+		struct edge_cp_job *j = &cp->jobs[cp->act_list[i]];
+		u64 r = cp->nr_act > 1 ? rank_now(cp, j) : 0;
+
+		if (!best || r < best_rank ||
+		    (r == best_rank && j->act_seq < best->act_seq)) {
+			best = j;
+			best_rank = r;
+		}
+	}
+	cp->serving = true;
+	cp->serve_idx = best->idx;
+	cp->serve_gen = best->gen;
+	cp->serve_act = best->act;
+	cp->serve_extra = best->act_extra;
+	act_take(cp, best);
+	ret = edge_engine_push(cp->eng, cp->eng->now + cp->cfg.parse_ns,
+			       EDGE_EV_CP_SERVE, 0, 0, ++cp->serve_evgen);
+	EDGE_ASSERT(!ret);
+}
+
+/* Queue an action for @j on the CP; it takes effect @extra after it. */
 static void cp_request(struct edge_cp *cp, struct edge_cp_job *j, u32 act,
 		       u64 extra)
 {
-	u64 now = cp->eng->now;
-	u64 t = (cp->cp_free_at > now ? cp->cp_free_at : now) +
-		cp->cfg.parse_ns;
-	int ret;
-
-	cp->cp_free_at = t;
 	if (act == ACT_LAUNCH) {
 		if (j->pending)
 			return;
 		j->pending = true;
 	}
-	ret = edge_engine_push(cp->eng, t + extra, EDGE_EV_CP, j->idx, act,
-			       j->gen);
-	EDGE_ASSERT(!ret);
+	/* A job has one action at a time: a launch follows its parse. */
+	EDGE_ASSERT(!j->act);
+	j->act = act;
+	j->act_seq = cp->act_seq++;
+	j->act_extra = extra;
+	j->act_pos = cp->nr_act;
+	cp->act_list[cp->nr_act++] = j->idx;
+	cp_serve(cp);
+}
+
+/* A job leaves: an action it still waits for goes with it. */
+static void act_forget(struct edge_cp *cp, struct edge_cp_job *j)
+{
+	if (j->act)
+		act_take(cp, j);
 }
 
 static void tick_arm(struct edge_cp *cp)
@@ -270,14 +343,6 @@ static void tick_arm(struct edge_cp *cp)
 	ret = edge_engine_push(cp->eng, cp->eng->now + cp->cfg.profile_ns,
 			       EDGE_EV_CP_TICK, 0, 0, cp->tick_gen);
 	EDGE_ASSERT(!ret);
-}
-
-/* The policy's rank of @j's kernels now. */
-static u64 rank_now(const struct edge_cp *cp, const struct edge_cp_job *j)
-{
-	const struct edge_cp_policy *pol = edge_cp_ops(cp);
-
-	return pol->rank ? pol->rank(cp, j) : 0;
 }
 
 /* The rank a policy stored in the job (at admission or at its tick). */
@@ -406,6 +471,7 @@ static void job_end(struct edge_cp *cp, struct edge_cp_job *j, u32 state,
 		if (!n)
 			cp->qtail[j->queue] = NULL;
 	}
+	act_forget(cp, j);
 	j->state = EDGE_JOB_FREE;
 	j->gen++;
 	j->qnext = NULL;
@@ -519,8 +585,17 @@ bool edge_cp_kernel_done(struct edge_cp *cp, u64 cookie, u32 code)
 			cp_request(cp, j, ACT_LAUNCH, host_ns(cp));
 		}
 	}
-	/* The profiling table: this kernel's runtime. */
-	c->win_ns += now - cp->jobs[lead].launched_at;
+	/*
+	 * The profiling table: this kernel's runtime, from its first
+	 * work-group placed (LAX's work-group completion rate).  From its
+	 * launch it would count the time it queued behind other jobs'
+	 * kernels, which admission adds again as their remaining work: a
+	 * loaded GPU would then refuse jobs it can finish in time.
+	 */
+	c->win_ns += now - edge_simt_done_started(cp->s);
+	c->win_work += edge_div64(edge_simt_done_tb_ns(cp->s), c->cap_wgs);
+	c->win_svc += edge_div64(edge_simt_done_tb_ns(cp->s), c->k.num_tbs) *
+		      c->waves;
 	c->win_n++;
 	c->inflight--;
 	if (edge_cp_ops(cp)->kernel_done)
@@ -566,6 +641,19 @@ void edge_cp_drop(struct edge_cp *cp, struct edge_cp_job *j)
 	job_end(cp, j, EDGE_JOB_CANCELLED, false);
 }
 
+/*
+ * For a preemptive policy: the waiting kernels are ranked again, and the
+ * best-ranked one that cannot place its work-groups takes cores from
+ * kernels ranked after it (thread-block preemption: their work-groups
+ * flush, save and resume later); work-groups with less than @left_pct
+ * of their time left drain instead.  Returns the work-groups preempted.
+ */
+u32 edge_cp_preempt_for_best(struct edge_cp *cp, u32 left_pct)
+{
+	edge_simt_rerank(cp->s, rerank_cb, cp);
+	return edge_simt_preempt_for_head(cp->s, left_pct);
+}
+
 static void tick(struct edge_cp *cp)
 {
 	const struct edge_cp_policy *pol = edge_cp_ops(cp);
@@ -577,15 +665,31 @@ static void tick(struct edge_cp *cp)
 
 		/*
 		 * A kernel that completed none this window and has none in
-		 * flight ages out, halving per window: a measurement taken
-		 * under a burst would otherwise refuse every later job, and
-		 * no new job would run to correct it.
+		 * flight ages out, halving per window, down to its offline
+		 * profile (alone on the GPU): a measurement taken under a
+		 * burst would otherwise refuse every later job, and no new
+		 * job would run to correct it.  Not below: halved to 0 it
+		 * would be "never measured" again, and admission would take
+		 * a job of it to need the rest of its deadline.
 		 */
-		if (c->win_n)
+		if (c->win_n) {
 			c->lat_ns = edge_div64(c->win_ns, c->win_n);
-		else if (!c->inflight)
+			c->work_ns = edge_div64(c->win_work, c->win_n);
+			c->svc_ns = edge_div64(c->win_svc, c->win_n);
+		} else if (!c->inflight && c->lat_ns) {
 			c->lat_ns /= 2;
+			c->work_ns /= 2;
+			c->svc_ns /= 2;
+			if (c->lat_ns < c->iso_ns)
+				c->lat_ns = c->iso_ns;
+			if (c->work_ns < c->iso_work_ns)
+				c->work_ns = c->iso_work_ns;
+			if (c->svc_ns < c->iso_ns)
+				c->svc_ns = c->iso_ns;
+		}
 		c->win_ns = 0;
+		c->win_work = 0;
+		c->win_svc = 0;
 		c->win_n = 0;
 	}
 	if (pol->tick)
@@ -603,6 +707,39 @@ static void tick(struct edge_cp *cp)
 	EDGE_ASSERT(!ret);
 }
 
+static void act_do(struct edge_cp *cp, struct edge_cp_job *j, u32 act)
+{
+	if (act == ACT_PARSE && j->state == EDGE_JOB_PARSE)
+		act_parse(cp, j);
+	else if (act == ACT_LAUNCH)
+		act_launch(cp, j);
+}
+
+/*
+ * The CP ended an action.  It takes effect now, or after the host-side
+ * latency or prediction it waits for; a job that ended meanwhile (its
+ * generation moved on) is past acting for.  Then the next action.
+ */
+static void served(struct edge_cp *cp)
+{
+	struct edge_cp_job *j = &cp->jobs[cp->serve_idx];
+	int ret;
+
+	cp->serving = false;
+	if (j->gen == cp->serve_gen && j->state != EDGE_JOB_FREE) {
+		if (cp->serve_extra) {
+			ret = edge_engine_push(cp->eng,
+					       cp->eng->now + cp->serve_extra,
+					       EDGE_EV_CP, j->idx,
+					       cp->serve_act, j->gen);
+			EDGE_ASSERT(!ret);
+		} else {
+			act_do(cp, j, cp->serve_act);
+		}
+	}
+	cp_serve(cp);
+}
+
 /* Returns false for an event that is not the CP's. */
 bool edge_cp_handle(struct edge_cp *cp, const struct edge_ev *ev)
 {
@@ -613,6 +750,11 @@ bool edge_cp_handle(struct edge_cp *cp, const struct edge_ev *ev)
 			tick(cp);
 		return true;
 	}
+	if (ev->kind == EDGE_EV_CP_SERVE) {
+		if (ev->gen == cp->serve_evgen && cp->serving)
+			served(cp);
+		return true;
+	}
 	if (ev->kind != EDGE_EV_CP)
 		return false;
 	if (ev->obj >= EDGE_CP_JOBS)
@@ -620,10 +762,7 @@ bool edge_cp_handle(struct edge_cp *cp, const struct edge_ev *ev)
 	j = &cp->jobs[ev->obj];
 	if (j->gen != ev->gen || j->state == EDGE_JOB_FREE)
 		return true;
-	if (ev->aux == ACT_PARSE && j->state == EDGE_JOB_PARSE)
-		act_parse(cp, j);
-	else if (ev->aux == ACT_LAUNCH)
-		act_launch(cp, j);
+	act_do(cp, j, ev->aux);
 	return true;
 }
 
@@ -731,7 +870,9 @@ u32 edge_cp_cancel_all(struct edge_cp *cp)
 	u32 n = edge_cp_cancel(cp, match_all, NULL);
 
 	edge_engine_remove_obj(cp->eng, EDGE_EV_CP_TICK, 0);
+	edge_engine_remove_obj(cp->eng, EDGE_EV_CP_SERVE, 0);
 	cp->ticking = false;
+	cp->serving = false;
 	return n;
 }
 

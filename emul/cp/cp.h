@@ -59,9 +59,15 @@ struct edge_cp_class {
 	bool used;
 	struct edge_kdesc k;
 	u64 iso_ns;		/* offline profile: runtime alone */
+	u64 iso_work_ns;	/* ... its GPU time: iso_ns x its share */
 	u32 cap_wgs;		/* its work-groups the GPU holds at once */
 	u64 lat_ns;		/* measured runtime; 0 until one completed */
+	u64 work_ns;		/* measured GPU time: TB-time / TB slots */
+	u64 svc_ns;		/* measured service: mean TB time x waves */
+	u64 waves;		/* its TBs over the GPU's slots, rounded up */
+	u64 win_svc;
 	u64 win_ns;		/* this window: runtimes of completed ones */
+	u64 win_work;		/* ... their GPU time */
 	u32 win_n;		/* ... and how many */
 	u32 inflight;		/* launched, not completed */
 };
@@ -90,6 +96,10 @@ struct edge_cp_job {
 	u32 next;		/* next kernel to launch */
 	u32 inflight;		/* index + 1 of the job leading its batch */
 	bool pending;		/* a launch action is queued */
+	u32 act;		/* the action waiting for the CP, or 0 */
+	u32 act_pos;		/* ... its place in edge_cp.act_list */
+	u64 act_seq;		/* ... its place in arrival order */
+	u64 act_extra;		/* ... time after the CP, before it acts */
 	u64 launched_at;	/* ns, of the kernel in flight */
 	/* Remaining kernels per class, for the estimates. */
 	u32 nr_cls;
@@ -131,7 +141,15 @@ struct edge_cp {
 	struct edge_cp_job *qtail[EDGE_CP_QUEUES];
 	u32 active;		/* jobs not FREE */
 	u32 batched;		/* jobs in flight in another job's batch */
-	u64 cp_free_at;		/* the CP is busy until then */
+	u32 nr_act;		/* jobs with an action waiting for the CP */
+	u16 act_list[EDGE_CP_JOBS];	/* ... which, in no order */
+	u64 act_seq;		/* actions requested so far */
+	bool serving;		/* the CP works on an action ... */
+	u32 serve_idx;		/* ... of this job */
+	u32 serve_gen;		/* ... in this incarnation */
+	u32 serve_act;
+	u64 serve_extra;
+	u32 serve_evgen;	/* its EDGE_EV_CP_SERVE */
 	bool ticking;
 	u32 tick_gen;
 	u64 next_prema;
@@ -173,8 +191,10 @@ void edge_cp_reject(struct edge_cp *cp, struct edge_cp_job *j);
 void edge_cp_drop(struct edge_cp *cp, struct edge_cp_job *j);
 void edge_cp_inspect(struct edge_cp *cp, struct edge_cp_job *j);
 u64 edge_cp_stored_rank(const struct edge_cp *cp, const struct edge_cp_job *j);
+u32 edge_cp_preempt_for_best(struct edge_cp *cp, u32 left_pct);
 u64 edge_cp_rem_measured(const struct edge_cp *cp, const struct edge_cp_job *j);
 u64 edge_cp_rem_offline(const struct edge_cp *cp, const struct edge_cp_job *j);
+u64 edge_cp_rem_service(const struct edge_cp *cp, const struct edge_cp_job *j);
 u64 edge_cp_rem_work(const struct edge_cp *cp, const struct edge_cp_job *j,
 		     bool offline);
 

@@ -75,9 +75,20 @@ void edge_simt_rerank(struct edge_simt *s,
 {
 	struct edge_kinst *ki;
 	bool changed = false;
+	u32 c, i;
 
 	for (ki = s->queue; ki; ki = ki->next)
 		changed |= rank(ki->cookie, &ki->rank, arg);
+	/*
+	 * Kernels whose TBs are all placed are ranked too: preemption
+	 * compares a waiting kernel with them, and a TB preempted off its
+	 * core queues again by its kernel's rank.
+	 */
+	for (c = 0; c < s->p->num_cores; c++)
+		for (i = 0; i < s->cores[c].nr_kc; i++)
+			if (!s->cores[c].kc[i].ki->queued)
+				rank(s->cores[c].kc[i].ki->cookie,
+				     &s->cores[c].kc[i].ki->rank, arg);
 	if (changed)
 		edge_simt_requeue(s);
 }
@@ -112,7 +123,7 @@ u32 edge_simt_resident(const struct edge_simt *s, const struct edge_kinst *ki,
 	return 0;
 }
 
-void edge_simt_kcount_add(struct edge_core *c, const struct edge_kinst *ki)
+void edge_simt_kcount_add(struct edge_core *c, struct edge_kinst *ki)
 {
 	u32 i;
 

@@ -20,6 +20,7 @@ enum edge_ev_kind {
 	EDGE_EV_EWARP,		/* an event warp's state machine steps */
 	EDGE_EV_CP,		/* the command processor acts for a job */
 	EDGE_EV_CP_TICK,	/* profiling and priority refresh */
+	EDGE_EV_CP_SERVE,	/* the command processor ends an action */
 };
 
 /*

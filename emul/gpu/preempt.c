@@ -299,6 +299,7 @@ static void ew_step(struct edge_simt *s, u32 obj)
 		u64 lat = edge_simt_ns2cyc(s, s->eng->now - ki->arrival);
 
 		ki->first_start = s->eng->now;
+		ki->started = true;
 		edge_lat_add(&s->st.sched, lat);
 		edge_lat_add(&s->st.tag[ki->tag].sched, lat);
 		ew_enter(s, obj, EDGE_PS_IWARP_RUNNING, ew->run_cycles);

@@ -39,7 +39,7 @@ void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb);
 void edge_simt_enqueue(struct edge_simt *s, struct edge_kinst *ki);
 void edge_simt_queue_insert(struct edge_simt *s, struct edge_kinst *ki);
 void edge_simt_queue_remove(struct edge_simt *s, struct edge_kinst *ki);
-void edge_simt_kcount_add(struct edge_core *c, const struct edge_kinst *ki);
+void edge_simt_kcount_add(struct edge_core *c, struct edge_kinst *ki);
 void edge_simt_kcount_sub(struct edge_core *c, const struct edge_kinst *ki);
 int edge_simt_set_tb_policy(struct edge_simt *s, u32 id);
 u32 edge_simt_tb_regs(const struct edge_simt *s, const struct edge_kdesc *k);

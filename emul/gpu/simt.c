@@ -492,6 +492,26 @@ u64 edge_simt_stp_milli(const struct edge_simt *s)
 	return sum;
 }
 
+/*
+ * In the done callback: when the kernel being reported placed its first
+ * TB or warp (its arrival if it never ran).  A queue scheduler times a
+ * kernel's run from there, without the time it queued behind others.
+ */
+u64 edge_simt_done_started(const struct edge_simt *s)
+{
+	const struct edge_kinst *ki = s->reporting;
+
+	if (!ki)
+		return s->eng->now;
+	return ki->started ? ki->first_start : ki->arrival;
+}
+
+/* In the done callback: the reported kernel's TB-time on cores. */
+u64 edge_simt_done_tb_ns(const struct edge_simt *s)
+{
+	return s->reporting ? s->reporting->tb_ns : 0;
+}
+
 /* Kernel finished: report, account, recycle. */
 void edge_simt_kernel_done(struct edge_simt *s, struct edge_kinst *ki,
 			   u32 code)
@@ -507,8 +527,10 @@ void edge_simt_kernel_done(struct edge_simt *s, struct edge_kinst *ki,
 		t->progress_sum_milli += ratio_milli(ki->iso_ns, run);
 	}
 	s->st.kernels_done++;
+	s->reporting = ki;
 	if (s->done)
 		s->done(s->ctx, ki->cookie, code);
+	s->reporting = NULL;
 	ki_free(s, ki);
 }
 
@@ -542,6 +564,7 @@ void edge_simt_tb_finish(struct edge_simt *s, struct edge_tb *tb)
 {
 	struct edge_kinst *ki = tb->ki;
 
+	ki->tb_ns += s->eng->now - tb->start;
 	edge_simt_tb_release(s, tb);
 	s->st.tbs_done++;
 	ki->tbs_running--;
@@ -599,6 +622,7 @@ int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 	ki->tag = tag < EDGE_SIMT_TAGS ? tag : EDGE_SIMT_TAGS - 1;
 	ki->arrival = now;
 	ki->first_start = 0;
+	ki->tb_ns = 0;
 	ki->tbs_dispatched = 0;
 	ki->tbs_done = 0;
 	ki->tbs_running = 0;

@@ -69,6 +69,7 @@ struct edge_kinst {
 	u64 arrival;		/* ns */
 	u64 ready;		/* ns, after the dispatch latency */
 	u64 first_start;	/* ns, first TB/warp running; 0 until then */
+	u64 tb_ns;		/* its TBs' time resident on cores, summed */
 	u64 iso_ns;		/* isolated runtime of its work (for slowdown) */
 	u64 tbs_dispatched;
 	u64 tbs_done;
@@ -89,7 +90,7 @@ struct edge_kinst {
 
 /* Resident TBs of one kernel on one core, from its first to its last. */
 struct edge_kcount {
-	const struct edge_kinst *ki;
+	struct edge_kinst *ki;
 	u32 n;
 };
 
@@ -246,6 +247,7 @@ struct edge_simt {
 	void *tbp_priv;		/* ... and its state */
 	struct edge_kcount *kc;	/* the cores' edge_kcount slots */
 	struct edge_susp *susp;	/* preempted TBs' work, nr_tbs of them */
+	const struct edge_kinst *reporting;	/* in the done callback */
 	u32 free_susp;		/* free list of susp, EDGE_SUSP_NONE at end */
 	struct edge_simt_stats st;
 };
@@ -279,6 +281,8 @@ u64 edge_simt_antt_milli(const struct edge_simt *s);
 u64 edge_simt_stp_milli(const struct edge_simt *s);
 u64 edge_simt_ns2cyc(const struct edge_simt *s, u64 ns);
 bool edge_simt_idle(const struct edge_simt *s);
+u64 edge_simt_done_started(const struct edge_simt *s);
+u64 edge_simt_done_tb_ns(const struct edge_simt *s);
 void edge_simt_tb_reschedule(struct edge_simt *s, struct edge_tb *tb);
 u32 edge_simt_resident(const struct edge_simt *s, const struct edge_kinst *ki,
 		       u32 core);
@@ -288,6 +292,7 @@ bool edge_simt_queue_before(const struct edge_simt *s,
 			    const struct edge_kinst *b);
 int edge_simt_preempt_tb(struct edge_simt *s, struct edge_tb *tb);
 u32 edge_simt_make_room(struct edge_simt *s, const struct edge_kinst *ki,
-			u32 max);
+			u32 max, u32 left_pct);
+u32 edge_simt_preempt_for_head(struct edge_simt *s, u32 left_pct);
 
 #endif /* _EDGE_SIMT_H */

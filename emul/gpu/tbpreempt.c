@@ -81,6 +81,7 @@ void edge_simt_tb_suspended(struct edge_simt *s, struct edge_tb *tb)
 	r->next = ki->susp;
 	ki->susp = idx;
 	ki->nr_susp++;
+	ki->tb_ns += s->eng->now - tb->start;
 	edge_simt_tb_release(s, tb);
 	ki->tbs_running--;
 	ki->tbs_dispatched--;
@@ -101,19 +102,25 @@ void edge_simt_drop_suspended(struct edge_simt *s, struct edge_kinst *ki)
 	}
 }
 
-/* The youngest resident TB on @core of a kernel that goes after @ki. */
+/*
+ * The youngest resident TB on @core of a kernel that goes after @ki, with
+ * at least @left_pct of its time still to run: one nearly done is left
+ * to drain (PREMA's choice between draining and checkpointing).
+ */
 static struct edge_tb *default_victim(struct edge_simt *s, u32 core,
-				      const struct edge_kinst *ki)
+				      const struct edge_kinst *ki, u32 left_pct)
 {
 	struct edge_core *c = &s->cores[core];
 	struct edge_tb *best = NULL;
+	u64 now = s->eng->now;
 	u32 i;
 
 	for (i = 0; i < c->nr_tbs; i++) {
 		struct edge_tb *tb = c->tb[i];
 
 		if (tb->ki == ki || tb->suspending || tb->preempted ||
-		    tb->done_pending || tb->end <= s->eng->now ||
+		    tb->done_pending || tb->end <= now ||
+		    (tb->end - now) * 100 < (tb->end - tb->start) * left_pct ||
 		    !edge_simt_queue_before(s, ki, tb->ki))
 			continue;
 		if (!best || tb->launch_order > best->launch_order)
@@ -127,25 +134,51 @@ static struct edge_tb *default_victim(struct edge_simt *s, u32 core,
  * @s: the SIMT model
  * @ki: a kernel whose TBs wait
  * @max: how many TBs to preempt at most
+ * @left_pct: only TBs with at least this share of their time left
  *
  * Takes at most one TB per core per call, from the cores in turn, as the
  * thread-block policy's victim hook chooses (by default the youngest TB
- * of a kernel that goes after @ki in dispatch order).
+ * of a kernel that goes after @ki in dispatch order, not nearly done).
  *
  * Return: the number of TBs preempted.
  */
 u32 edge_simt_make_room(struct edge_simt *s, const struct edge_kinst *ki,
-			u32 max)
+			u32 max, u32 left_pct)
 {
 	u32 c, n = 0;
 
 	for (c = 0; c < s->p->num_cores && n < max; c++) {
 		struct edge_tb *tb = s->tbp->victim ?
 				     s->tbp->victim(s, c, ki) :
-				     default_victim(s, c, ki);
+				     default_victim(s, c, ki, left_pct);
 
 		if (tb && !edge_simt_preempt_tb(s, tb))
 			n++;
 	}
 	return n;
+}
+
+/**
+ * edge_simt_preempt_for_head - make room for the first kernel that waits
+ * @s: the SIMT model
+ * @left_pct: only TBs with at least this share of their time left
+ *
+ * The first kernel in dispatch order with TBs still to place takes
+ * cores from the kernels that go after it (edge_simt_make_room()), as
+ * many TBs as it has left to place.  For preemptive queue policies.
+ *
+ * Return: the number of TBs preempted.
+ */
+u32 edge_simt_preempt_for_head(struct edge_simt *s, u32 left_pct)
+{
+	const struct edge_kinst *ki;
+
+	for (ki = s->queue; ki; ki = ki->next) {
+		if (ki->ewarp || ki->tbs_dispatched >= ki->k.num_tbs)
+			continue;
+		return edge_simt_make_room(s, ki, (u32)(ki->k.num_tbs -
+						       ki->tbs_dispatched),
+					   left_pct);
+	}
+	return 0;
 }

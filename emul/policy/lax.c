@@ -10,12 +10,35 @@
 #include "cp/cp.h"
 
 /*
+ * The CP's own time for @j: each kernel launch is one action of
+ * parse_ns on a CP that all admitted jobs share.  Served in turn, a job
+ * with x launches left waits for min(x, y) of each other job's y, plus
+ * its own x (processor sharing).  On a GPU of many tiny kernels this,
+ * not the GPU, is what bounds a job.
+ */
+static u64 cp_time(const struct edge_cp *cp, const struct edge_cp_job *j)
+{
+	u64 own = j->nr_kern - j->next, n = own;
+	u32 i;
+
+	for (i = 0; i < EDGE_CP_JOBS; i++) {
+		const struct edge_cp_job *o = &cp->jobs[i];
+		u64 rem = o->nr_kern - o->next;
+
+		if (o != j && edge_cp_admitted(o))
+			n += rem < own ? rem : own;
+	}
+	return n * cp->cfg.parse_ns;
+}
+
+/*
  * Algorithm 1 for @j.  The admitted jobs' remaining GPU time is what the
  * queue holds (Little's law); while @j runs, the GPU time its kernels
  * leave free (hold minus its own work) drains part of that queue beside
  * it, and only the rest delays it.  Summing the other jobs' latencies
  * instead, as if jobs ran one at a time, refuses most jobs on a GPU that
- * runs several side by side (Documentation/lax.rst).
+ * runs several side by side (Documentation/lax.rst).  The CP's time to
+ * launch its kernels comes on top (cp_time()).
  */
 bool edge_lax_admits(const struct edge_cp *cp, const struct edge_cp_job *j,
 		     bool offline, u64 *hold)
@@ -30,11 +53,11 @@ bool edge_lax_admits(const struct edge_cp *cp, const struct edge_cp_job *j,
 			tot += edge_cp_rem_work(cp, o, offline);
 	}
 	*hold = offline ? edge_cp_rem_offline(cp, j) :
-			  edge_cp_rem_measured(cp, j);
+			  edge_cp_rem_service(cp, j);
 	own = edge_cp_rem_work(cp, j, offline);
 	beside = *hold > own ? *hold - own : 0;
 	queue = tot > beside ? tot - beside : 0;
-	return dur + *hold + queue < j->deadline;
+	return dur + *hold + queue + cp_time(cp, j) < j->deadline;
 }
 
 /* Algorithm 2, lines 2-18: the job's laxity as a rank. */

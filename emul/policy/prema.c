@@ -3,7 +3,9 @@
  * PREMA (Choi and Rhu, HPCA 2020) as the LAX paper runs it: every
  * prema_ns, each admitted job earns tokens in proportion to its slowdown
  * so far; the jobs with a full token count are candidates, and among
- * them the shortest remaining goes first.
+ * them the shortest remaining goes first, preempting the work-groups of
+ * the jobs ranked after it (PREMA's checkpointing preemption, as
+ * thread-block preemption: gpu/tbpreempt.c).
  */
 #include "cp/cp.h"
 
@@ -28,12 +30,23 @@ static void prema_update(struct edge_cp *cp)
 	}
 }
 
-/* Its own interval, longer than the CP's profiling period. */
+/*
+ * PREMA chooses between checkpointing and draining by the victim's
+ * progress: one with less than half its time left drains.
+ */
+#define PREMA_LEFT_PCT	50
+
+/*
+ * Its own interval, longer than the CP's profiling period.  PREMA is
+ * preemptive: at each interval the best candidate takes the cores of
+ * the kernels ranked after it.
+ */
 static void prema_tick(struct edge_cp *cp)
 {
 	if (cp->eng->now < cp->next_prema)
 		return;
 	prema_update(cp);
+	edge_cp_preempt_for_best(cp, PREMA_LEFT_PCT);
 	cp->next_prema += cp->cfg.prema_ns;
 }
 

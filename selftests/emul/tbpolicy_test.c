@@ -160,7 +160,7 @@ TEST(tb_make_room_for_higher_priority)
 	rig_launch(&hi, 2);
 	rig_run_to(_metadata, 11 * W_NS);
 	EXPECT_EQ(0ULL, rig_ki(2)->tbs_dispatched);	/* drain: waits */
-	EXPECT_EQ(4U, edge_simt_make_room(&R.s, rig_ki(2), 4));
+	EXPECT_EQ(4U, edge_simt_make_room(&R.s, rig_ki(2), 4, 0));
 	rig_drain(_metadata);
 	EXPECT_EQ(CK_DONE, R.ck[1]);
 	EXPECT_EQ(CK_DONE, R.ck[2]);
@@ -184,7 +184,7 @@ TEST(tb_cancel_with_saved_tbs)
 	rig_launch(&lo, 1);
 	rig_run_to(_metadata, 10 * W_NS);
 	rig_launch(&hi, 2);
-	EXPECT_EQ(4U, edge_simt_make_room(&R.s, rig_ki(2), 4));
+	EXPECT_EQ(4U, edge_simt_make_room(&R.s, rig_ki(2), 4, 0));
 	rig_run_to(_metadata, 20 * W_NS);
 	EXPECT_EQ(4U, rig_ki(1)->nr_susp);
 	EXPECT_EQ(1U, rig_cancel_one(_metadata, 1));

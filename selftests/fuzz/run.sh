@@ -1,24 +1,61 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run each fuzz target for a bounded time and print TAP:
+# Run each fuzz target for a fixed number of executions (make check) or
+# for a time (long campaigns), and print TAP:
 #
 #   ok N fuzz.<target> # runs=R
 #   not ok N fuzz.<target> # <why>      (crash, sanitizer report, leak,
-#                                       time-out, no "Done R runs" line)
+#                                       time-out, no "Done R runs" line,
+#                                       fewer runs than asked)
 #   fuzz_calls=<total runs>
 #
-# Usage: run.sh BUILD_DIR SECONDS TARGET...
-# The corpus each run grows is kept in BUILD_DIR/corpus/<target>/ (the
-# committed seeds in corpus/<target>/ are read, never written), the log in
-# BUILD_DIR/<target>.log, a crashing input in BUILD_DIR/artifacts/.
-# FUZZ_JOBS (default: the number of CPUs) targets run at once, so the
-# defaults (3 targets x 10 s) fit in about 25 s on 2 CPUs.
+# Usage: run.sh BUILD_DIR -runs TARGET=RUNS...
+#        run.sh BUILD_DIR -seconds TARGET=SECONDS...
+# -runs passes libFuzzer -runs=RUNS: the same work on a loaded machine as
+# on an idle one, only slower (a run that starts from more corpus than
+# RUNS executes all of it, so R may exceed RUNS).  -seconds passes
+# -max_total_time=SECONDS: as much as the time allows.
+# The corpus a run by time grows is kept in BUILD_DIR/corpus/<target>/; a
+# run by runs starts from an empty BUILD_DIR/corpus-runs/<target>/ (the
+# committed seeds in corpus/<target>/ are read by both, never written).
+# The log is BUILD_DIR/<target>.log, a crashing input goes to
+# BUILD_DIR/artifacts/; libFuzzer's random seed is printed, to replay a
+# run (-seed=S -runs=R with the same seeds).
+# FUZZ_JOBS (default: the number of CPUs) targets run at once.
 set -u
 
 build=$1
-secs=$2
+mode=$2
 shift 2
+case $mode in
+-runs) flag=-runs ;;
+-seconds) flag=-max_total_time ;;
+*)
+	echo "usage: run.sh BUILD_DIR -runs|-seconds TARGET=N..." >&2
+	exit 2
+	;;
+esac
+# By runs, each run starts again from the committed seeds (a corpus kept
+# from run to run would be replayed whole first, so the work would grow
+# with it); by time, the corpus grows from campaign to campaign.
+corpus=$build/corpus
+if [ "$mode" = -runs ]; then
+	corpus=$build/corpus-runs
+	rm -rf "$corpus"
+fi
+targets=()
+declare -A limit=()
+for a in "$@"; do
+	t=${a%%=*}
+	n=${a#*=}
+	if [[ $a != *=* || ! $n =~ ^[0-9]+$ ]]; then
+		echo "run.sh: '$a' is not TARGET=N" >&2
+		exit 2
+	fi
+	targets+=("$t")
+	limit[$t]=$n
+done
 here=$(cd "$(dirname "$0")" && pwd)
 
 # Sanitizer settings; the caller's own come last, so they win.
@@ -30,19 +67,19 @@ run_one() {
 	local t=$1 bin=$build/$1 log=$build/$1.log max_len=640
 	# A page-sized struct and a script; else up to ~256 operations.
 	[ "$t" = fuzz_register ] && max_len=4352
-	mkdir -p "$build/corpus/$t" "$build/artifacts"
+	mkdir -p "$corpus/$t" "$build/artifacts"
 	# -timeout: one input running 20 s is a hang, reported as a crash.
-	"$bin" -max_total_time="$secs" -print_final_stats=1 -timeout=20 \
+	"$bin" "$flag=${limit[$t]}" -print_final_stats=1 -timeout=20 \
 		-rss_limit_mb=4096 -max_len=$max_len \
 		-artifact_prefix="$build/artifacts/$t-" \
-		"$build/corpus/$t" "$here/corpus/$t" >"$log" 2>&1
+		"$corpus/$t" "$here/corpus/$t" >"$log" 2>&1
 	echo $? >"$build/$t.rc"
 }
 
 # FUZZ_JOBS targets at once (default: one per CPU); each is one process.
 jobs_max=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
 [ "$jobs_max" -ge 1 ] 2>/dev/null || jobs_max=1
-for t in "$@"; do
+for t in "${targets[@]}"; do
 	rm -f "$build/$t.rc"
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
 		wait -n
@@ -52,27 +89,32 @@ done
 wait
 
 echo "TAP version 13"
-echo "1..$#"
+echo "1..${#targets[@]}"
 n=0
 fail=0
 total=0
-for t in "$@"; do
+for t in "${targets[@]}"; do
 	n=$((n + 1))
 	log=$build/$t.log
 	rc=$(cat "$build/$t.rc" 2>/dev/null || echo 255)
 	runs=$(sed -n 's/^Done \([0-9][0-9]*\) runs.*/\1/p' "$log" | tail -n 1)
+	secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -n 1)
 	cov=$(sed -n 's/.*DONE *cov: \([0-9][0-9]*\).*/\1/p' "$log" | tail -n 1)
-	if [ "$rc" -eq 0 ] && [ -n "$runs" ]; then
+	seed=$(sed -n 's/^INFO: Seed: \([0-9]*\).*/\1/p' "$log" | head -n 1)
+	short=0
+	[ "$mode" = -runs ] && [ -n "$runs" ] && [ "$runs" -lt "${limit[$t]}" ] && short=1
+	if [ "$rc" -eq 0 ] && [ -n "$runs" ] && [ $short = 0 ]; then
 		echo "ok $n fuzz.$t # runs=$runs"
-		echo "# fuzz.$t cov=${cov:-?}"
+		echo "# fuzz.$t cov=${cov:-?} seconds=${secs:-?} seed=${seed:-?}"
 		total=$((total + runs))
 	else
 		fail=$((fail + 1))
 		why="exit $rc"
+		[ $short = 1 ] && why="$runs runs of ${limit[$t]}"
 		grep -q '^==[0-9]*==ERROR' "$log" && why="sanitizer report"
 		grep -q 'FUZZ ASSERT' "$log" && why="assertion"
 		grep -q 'ERROR: libFuzzer: timeout' "$log" && why="time-out"
-		echo "not ok $n fuzz.$t # $why, see $log"
+		echo "not ok $n fuzz.$t # $why, see $log (seed ${seed:-?})"
 		# The reason and the reproducer, as TAP diagnostics.
 		grep -E 'FUZZ ASSERT|^==[0-9]+==ERROR|SUMMARY|runtime error|Test unit written|Assertion' \
 			"$log" | head -n 8 | sed 's/^/# /'

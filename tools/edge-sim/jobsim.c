@@ -21,10 +21,12 @@
 
 #define MAX_KERNELS	EDGE_CP_CLASSES
 #define JOBS_CSV_HEADER	"workload,rate,jobs_per_s,policy,jobs,met,done,rejected," \
-			"dropped,throughput_per_s,p99_us,wasted_pct,kernels"
+			"dropped,throughput_per_s,p99_us,wasted_pct,kernels," \
+			"tight_met,tight_jobs"
 #define MAX_PARTS	4
 #define MAX_SEQ_ITEMS	32
 #define MAX_RATES	4
+#define MAX_DL		4
 
 struct seqitem {
 	u16 cls;
@@ -47,7 +49,10 @@ struct wl {
 	u32 runs;		/* independent runs summed per row */
 	struct edge_cp_cfg cp;	/* the CP's costs and periods */
 	u64 seed;
-	u64 deadline_ns;
+	u32 nr_dl;		/* deadline classes: a job draws one */
+	u64 dl_ns[MAX_DL];
+	u32 dl_weight[MAX_DL];
+	u32 dl_total;
 	u32 seq_mean;		/* 0: parts have no step */
 	u32 seq_rsd;
 	u32 nr_rates;
@@ -210,6 +215,44 @@ static void parse_part(struct wl *w, char *rest)
 
 static void parse_path(struct wl *w, const char *path, int depth);
 
+/*
+ * "7000", or deadline classes "1000:30,10000:70": each job draws one,
+ * with those weights (a serving mix of tight and loose requests).
+ */
+static void parse_deadlines(struct wl *w, char *v)
+{
+	char *tok, *save = NULL;
+
+	w->nr_dl = 0;
+	w->dl_total = 0;
+	for (tok = strtok_r(v, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(tok, ':');
+
+		if (w->nr_dl == MAX_DL)
+			jdie("deadline_us: at most %u classes", MAX_DL);
+		if (colon)
+			*colon++ = 0;
+		w->dl_ns[w->nr_dl] = num(tok, "deadline_us") * 1000;
+		w->dl_weight[w->nr_dl] = colon ? (u32)num(colon, "weight") : 1;
+		if (!w->dl_ns[w->nr_dl] || !w->dl_weight[w->nr_dl])
+			jdie("deadline_us: deadlines and weights must be > 0");
+		w->dl_total += w->dl_weight[w->nr_dl++];
+	}
+}
+
+/* A job's deadline class; one class draws nothing (the paper's files). */
+static u64 draw_deadline(const struct wl *w, struct edge_rng *r)
+{
+	u32 x, i;
+
+	if (w->nr_dl == 1)
+		return w->dl_ns[0];
+	x = (u32)edge_rng_below(r, w->dl_total);
+	for (i = 0; x >= w->dl_weight[i]; i++)
+		x -= w->dl_weight[i];
+	return w->dl_ns[i];
+}
+
 static void parse_line(struct wl *w, const char *path, char *line, int depth)
 {
 	char *hash = strchr(line, '#'), *key, *rest, *save = NULL;
@@ -254,7 +297,7 @@ static void parse_line(struct wl *w, const char *path, char *line, int depth)
 	} else if (!strcmp(key, "seed")) {
 		w->seed = num(rest, "seed");
 	} else if (!strcmp(key, "deadline_us")) {
-		w->deadline_ns = num(rest, "deadline_us") * 1000;
+		parse_deadlines(w, rest);
 	} else if (!strcmp(key, "seq")) {
 		if (sscanf(rest, "mean=%u rsd=%u", &w->seq_mean,
 			   &w->seq_rsd) != 2)
@@ -305,7 +348,7 @@ static void parse_wl(struct wl *w, const char *path)
 	w->seed = 1;
 	edge_cp_default_cfg(&w->cp);
 	parse_path(w, path, 0);
-	if (!w->name[0] || !w->deadline_ns || !w->nr_rates || !w->nr_parts ||
+	if (!w->name[0] || !w->nr_dl || !w->nr_rates || !w->nr_parts ||
 	    !w->jobs || !w->runs)
 		jdie("%s: needs workload, deadline_us, rate, part", path);
 }
@@ -351,6 +394,9 @@ struct run {
 	struct edge_cp *cp;
 	u64 wgs_missed;
 	u64 last_done;
+	u64 tight_ns;		/* the tightest deadline class */
+	u64 *dl;		/* each job's deadline, by cookie */
+	u64 tight_met, tight_jobs;
 };
 
 static void on_kernel(void *ctx, u64 cookie, u32 code)
@@ -365,15 +411,17 @@ static void on_job(void *ctx, u64 cookie, u32 state, bool met)
 {
 	struct run *r = ctx;
 
-	(void)cookie;
-	(void)met;
 	if (state == EDGE_JOB_DONE)
 		r->last_done = r->eng.now;
+	if (r->dl[cookie] == r->tight_ns) {
+		r->tight_jobs++;
+		r->tight_met += met;
+	}
 }
 
 /* Summed over a cell's runs. */
 struct result {
-	u64 met, done, rejected, dropped, kernels;
+	u64 met, done, rejected, dropped, kernels, tight_met, tight_jobs;
 	u64 span;		/* first arrival to last completion, ns */
 	u64 wgs_all, wgs_met;
 	struct edge_lat lat;	/* job latency, us */
@@ -384,7 +432,7 @@ static void run_one(const struct wl *w, const struct edge_preset *p,
 {
 	struct edge_simt_cfg scfg;
 	struct edge_cp_cfg ccfg;
-	struct edge_rng arr, seqr;
+	struct edge_rng arr, seqr, dlr;
 	struct run r;
 	struct edge_ev ev;
 	u16 *list = malloc(sizeof(u16) * EDGE_CP_JOB_KERNELS);
@@ -396,8 +444,13 @@ static void run_one(const struct wl *w, const struct edge_preset *p,
 		jdie("out of memory");
 	memset(&r, 0, sizeof(r));
 	r.cp = calloc(1, sizeof(*r.cp));
-	if (!r.cp)
+	r.dl = calloc(w->jobs, sizeof(*r.dl));
+	if (!r.cp || !r.dl)
 		jdie("out of memory");
+	r.tight_ns = w->dl_ns[0];
+	for (i = 1; i < w->nr_dl; i++)
+		if (w->dl_ns[i] < r.tight_ns)
+			r.tight_ns = w->dl_ns[i];
 	edge_engine_init(&r.eng);
 	edge_simt_default_cfg(&scfg);
 	/* The same seed for every policy: the same jobs at the same times. */
@@ -413,6 +466,7 @@ static void run_one(const struct wl *w, const struct edge_preset *p,
 			jdie("kernel %s rejected", w->kname[i]);
 	edge_rng_seed(&arr, seed * 1000003 + rate_idx);
 	edge_rng_seed(&seqr, seed * 7919 + rate_idx);
+	edge_rng_seed(&dlr, seed * 104729 + rate_idx);
 	next_arrival = edge_rng_exp(&arr, mean_ns);
 	first_arrival = next_arrival;
 	for (;;) {
@@ -422,11 +476,12 @@ static void run_one(const struct wl *w, const struct edge_preset *p,
 			struct edge_cp_jobdesc d = {
 				.cookie = submitted,
 				.queue = submitted % EDGE_CP_QUEUES,
-				.deadline_ns = w->deadline_ns,
 				.kernels = list,
 			};
 
 			edge_engine_advance(&r.eng, next_arrival);
+			d.deadline_ns = draw_deadline(w, &dlr);
+			r.dl[submitted] = d.deadline_ns;
 			d.nr_kernels = build_job(w, &seqr, list);
 			if (edge_cp_submit(r.cp, &d))
 				jdie("submit failed");
@@ -454,6 +509,8 @@ static void run_one(const struct wl *w, const struct edge_preset *p,
 	res->rejected += r.cp->st.rejected;
 	res->dropped += r.cp->st.dropped;
 	res->kernels += r.cp->st.kernels;
+	res->tight_met += r.tight_met;
+	res->tight_jobs += r.tight_jobs;
 	res->span += r.last_done > first_arrival ? r.last_done - first_arrival : 0;
 	res->wgs_all += r.cp->st.wgs_all;
 	res->wgs_met += r.cp->st.wgs_met;
@@ -462,6 +519,7 @@ static void run_one(const struct wl *w, const struct edge_preset *p,
 	edge_simt_fini(&r.simt);
 	edge_engine_fini(&r.eng);
 	free(r.cp);
+	free(r.dl);
 	free(list);
 }
 
@@ -540,7 +598,7 @@ int jobsim_main(int argc, char **argv)
 			for (k = 0; k < w->runs; k++)
 				run_one(w, p, ri, pi, w->seed + 1000ULL * k, &res);
 			span = res.span ? res.span : 1;
-			printf("%s,%s,%llu,%s,%u,%llu,%llu,%llu,%llu,%.1f,%llu,%.1f,%llu\n",
+			printf("%s,%s,%llu,%s,%u,%llu,%llu,%llu,%llu,%.1f,%llu,%.1f,%llu,%llu,%llu\n",
 			       w->name, w->rate_name[ri],
 			       (unsigned long long)w->rate[ri],
 			       edge_cp_policy_name(pi), w->jobs * w->runs,
@@ -552,7 +610,9 @@ int jobsim_main(int argc, char **argv)
 			       (unsigned long long)edge_lat_pct(&res.lat, 99),
 			       res.wgs_all ? 100.0 * (double)(res.wgs_all - res.wgs_met) /
 					     (double)res.wgs_all : 0.0,
-			       (unsigned long long)res.kernels);
+			       (unsigned long long)res.kernels,
+			       (unsigned long long)res.tight_met,
+			       (unsigned long long)res.tight_jobs);
 		}
 	}
 	free(w);

@@ -8,7 +8,11 @@
 #
 # Environment: EDGE_SIM (the binary; built with make when unset),
 # RESULTS (output folder; default Documentation/results/edge), JOBS
-# (parallel simulations; default 2), PLOTS=0 to skip gnuplot.
+# (parallel simulations; default 2), PLOTS=0 to skip gnuplot,
+# REPRO_SMOKE=1 for make check's short run: Figs. 12 and 13 on two
+# backgrounds (CONV, which every event can preempt, and BP) x two events
+# (IPV4, MEMC) instead of 4 x 4, into build/repro-smoke/edge
+# (lib-repro.sh).
 #
 # Writes into $RESULTS: the raw rows (fig11c.csv, fig12.csv, fig13.csv,
 # h100-drain.csv, one edge-sim CSV row per simulation), the tables the
@@ -18,25 +22,19 @@
 # Every simulation is deterministic: a rerun writes the same CSVs.
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-SIM=${EDGE_SIM:-}
-RESULTS=${RESULTS:-$top/Documentation/results/edge}
-JOBS=${JOBS:-2}
-PLOTS=${PLOTS:-1}
+# shellcheck source-path=SCRIPTDIR
+. "$(dirname "$0")/lib-repro.sh"
+repro_init edge
 SC=$here/scenarios
-
-if [[ -z $SIM ]]; then
-	make -s -C "$here" O="$top/build/host" >&2
-	SIM=$top/build/host/edge-sim
-fi
-[[ -x $SIM ]] || { echo "repro-edge: no edge-sim at $SIM" >&2; exit 1; }
-mkdir -p "$RESULTS"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 BGS=(CONV MM BP BFS)
 EVS=(IPV4 IPV6 MEMC IPSEC)
+# The (background, event) pairs of Figs. 12 and 13.
+PAIR_BGS=("${BGS[@]}")
+if ((SMOKE)); then
+	PAIR_BGS=(CONV BP)
+	EVS=(IPV4 MEMC)
+fi
 FLUSHES=(none boost ibuf loads barrier all)
 njob=0
 # job FIGURE SCENARIO -s k=v ...: one simulation, one CSV row.
@@ -62,11 +60,11 @@ done
 
 # Fig. 12: draining vs preemption, each (background, event) pair with its
 # own seed, shared by the two policies.
-for bi in "${!BGS[@]}"; do
+for bi in "${!PAIR_BGS[@]}"; do
 	for ei in "${!EVS[@]}"; do
 		for s in drain preempt; do
 			job fig12 fig12.sim -s label=fig12 \
-				-s background.kernel="${BGS[bi]}" \
+				-s background.kernel="${PAIR_BGS[bi]}" \
 				-s ev.kernel="${EVS[ei]}" -s sched=$s \
 				-s seed=$((1000 + 100 * bi + 10 * ei))
 		done
@@ -78,7 +76,7 @@ done
 # low 1015 (IPv4/IPv6) or 12000 (MemC/IPSec) with 2 in flight, high 150
 # or 1500 with 32 or 16; a Poisson mean stands in for the period, and an
 # arrival over the cap is dropped (the artifact skips the tick).
-for bi in "${!BGS[@]}"; do
+for bi in "${!PAIR_BGS[@]}"; do
 	for ei in "${!EVS[@]}"; do
 		ev=${EVS[ei]}
 		case $ev in
@@ -93,7 +91,7 @@ for bi in "${!BGS[@]}"; do
 			fi
 			for s in drain reserve preempt; do
 				job fig13 fig13.sim -s label=$rate \
-					-s background.kernel="${BGS[bi]}" \
+					-s background.kernel="${PAIR_BGS[bi]}" \
 					-s ev.kernel="$ev" -s sched=$s \
 					-s ev.cap=$cap -s ev.mean=$mean \
 					-s seed=$((2000 + 100 * bi + 10 * ei + ri))
@@ -231,8 +229,11 @@ awk "$AWKHDR"'
 # ---------------------------------------------------------------- plots
 if [[ $PLOTS != 0 ]]; then
 	if command -v gnuplot >/dev/null; then
-		for gp in "$here"/plots/*.gp; do
-			gnuplot -e "dir='$RESULTS'" "$gp"
+		# Its own plots only: plots/ also holds the other reproductions'
+		# scripts, which need variables only their own script sets.
+		pairs=$((${#PAIR_BGS[@]} * ${#EVS[@]}))
+		for gp in fig11 fig12 fig13 h100; do
+			gnuplot -e "dir='$RESULTS'; pairs=$pairs" "$here/plots/$gp.gp"
 		done
 	else
 		echo "repro-edge: no gnuplot (Debian gnuplot-nox): no plots" >&2

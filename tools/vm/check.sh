@@ -1,8 +1,9 @@
 #!/bin/bash
-# `make check`: lint, host unit tests of emul/, the libFuzzer targets,
-# then the kselftests in a guest on the stock kernel and again on the
-# debug kernel (built into .cache/ when absent; fault injection and
-# kmemleak there, tools/vm/check-debug.sh).
+# `make check`: lint, host unit tests of emul/, the libFuzzer targets, a
+# short run of every reproduction (make repro-*), then the kselftests in
+# a guest on the stock kernel and again on the debug kernel (built into
+# .cache/ when absent; fault injection and kmemleak there,
+# tools/vm/check-debug.sh).
 # Ends with one line "N passed, N failed"; exits non-zero on any failed
 # test, a failed or silent suite, a guest panic, oops, WARN or time-out,
 # or any report of the debug kernel (debug_kernel_reports=N > 0).
@@ -30,13 +31,20 @@ fi
 cat "$build/host.tap"
 taps+=("$build/host.tap")
 
-echo "== host: libFuzzer targets (validators, ring consumer, model knobs)"
+echo "== host: libFuzzer targets (validators, ring consumer, model knobs, CP), fixed runs"
 if ! make -s -C "$top/selftests/fuzz" O="$build/host/fuzz" run \
 	>"$build/fuzz.tap" 2>"$build/fuzz.err"; then
 	status=1
 fi
 cat "$build/fuzz.tap"
 taps+=("$build/fuzz.tap")
+
+echo "== host: every make repro-*, as a short smoke run (REPRO_SMOKE=1)"
+if ! "$vm/repro-smoke.sh" "$build" >"$build/repro.tap" 2>&1; then
+	status=1
+fi
+cat "$build/repro.tap"
+taps+=("$build/repro.tap")
 
 echo "== host: fast-path instruction ceilings (callgrind, tools/bench-host)"
 # A change that makes the front end's path slower fails here until

@@ -10,7 +10,7 @@ pkgs=(
 	libnl-genl-3-dev
 	libelf1 libssl3                   # linux-kbuild-6.1's binaries (dpkg -x, not installed)
 	perl                              # checkpatch.pl
-	gnuplot-nox                       # edge-sim plots (make repro-edge)
+	gnuplot-nox                       # edge-sim plots (make repro-*)
 	valgrind                          # callgrind figures in the benchmarks
 	flex bison libelf-dev             # the debug guest kernel (tools/vm/debug-kernel)
 	patch                             # planted bugs (tools/vm/plant-bug.sh)
