@@ -164,6 +164,7 @@ int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 	m->live |= BIT_ULL(ent->id);
 	m->poll_db[ent->id] = ent->ring.doorbell;
 	m->poll_head[ent->id] = ent->ring.head;
+	m->poll_sqh[ent->id] = ent->ring.sq_head;
 	*id = ent->id;
 	return 0;
 }
@@ -359,7 +360,10 @@ u32 edge_model_consume(struct edge_model *m)
 	/*
 	 * Every step polls: only the registered entries, in id order as
 	 * before, and a doorbell word equal to the entry's head (nothing
-	 * rung) costs one load and a compare, not a poll.
+	 * rung) costs one load and a compare, not a poll.  Its head is
+	 * published again all the same, as a poll of nothing did: a
+	 * producer that scribbled on its sq_head word sees it mended at
+	 * the next poll (fuzz_ring checks it).
 	 */
 	while (live) {
 		u32 id = edge_ffs64(live);
@@ -367,6 +371,8 @@ u32 edge_model_consume(struct edge_model *m)
 		live &= live - 1;
 		if (edge_load_acquire(m->poll_db[id]) != m->poll_head[id])
 			n += poll_entry(m, &m->ekt.e[id]);
+		else
+			edge_store_release(m->poll_sqh[id], m->poll_head[id]);
 	}
 	return n;
 }
