@@ -62,7 +62,6 @@ static inline u64 edge_div64_64(u64 a, u64 b)
 /* Lowest set bit of a non-zero word: a walk of a bitmap of live slots. */
 #define edge_ffs64(x)			__ffs64(x)
 #define edge_fls64(x)			fls64(x)
-#define edge_always_inline		__always_inline
 #define edge_write_once(x, v)		WRITE_ONCE(x, v)
 
 #else /* user space */
@@ -110,7 +109,6 @@ static inline u64 edge_div64_64(u64 a, u64 b)
 #define edge_write_once(x, v)		__atomic_store_n(&(x), v, __ATOMIC_RELAXED)
 #define edge_ffs64(x)			((u32)__builtin_ctzll(x))
 #define edge_fls64(x)			((x) ? 64 - (u32)__builtin_clzll(x) : 0)
-#define edge_always_inline		inline __attribute__((always_inline))
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))

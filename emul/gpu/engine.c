@@ -69,7 +69,8 @@ int edge_engine_reserve(struct edge_engine *e, u32 cap)
 	return 0;
 }
 
-static edge_always_inline bool ev_before(const struct edge_ev *a, const struct edge_ev *b)
+static __always_inline bool ev_before(const struct edge_ev *a,
+				      const struct edge_ev *b)
 {
 	if (a->time != b->time)
 		return a->time < b->time;
@@ -196,7 +197,7 @@ int edge_engine_push(struct edge_engine *e, u64 time, u32 kind, u32 obj,
  * The earliest event of the three, NULL when all are empty.  Always
  * inlined: it runs twice a step, and a call cost more than the compares.
  */
-static edge_always_inline const struct edge_ev *
+static __always_inline const struct edge_ev *
 first(const struct edge_engine *e)
 {
 	const struct edge_ev *best;
