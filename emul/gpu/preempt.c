@@ -263,7 +263,7 @@ static void ew_release(struct edge_simt *s, u32 obj)
 			edge_simt_tb_finish(s, tb);
 	} else {
 		/* ran on free resources: a warp's worth of them */
-		c->threads -= s->p->warp_size;
+		edge_simt_core_threads(s, c, -(s32)s->p->warp_size);
 		c->warps--;
 		c->smem -= ew->smem;
 	}
@@ -402,6 +402,14 @@ static bool place_free(struct edge_simt *s, struct edge_kinst *ki)
 {
 	u32 n = s->p->num_cores, i;
 
+	/*
+	 * No core has a warp's room: warp_fits() fails on every one, and
+	 * nothing is drawn before a core fits (beside a full GPU this was
+	 * a search of every core for every event).
+	 */
+	if (s->cores_warp_full == n)
+		return false;
+
 	for (i = 0; i < n; i++) {
 		u32 core = (s->rr_ew + i) % n;
 		struct edge_core *c = &s->cores[core];
@@ -416,7 +424,7 @@ static bool place_free(struct edge_simt *s, struct edge_kinst *ki)
 			continue;
 		ew = &c->ew[slot];
 		ew->run_cycles = ew_run_cycles(s, c, ki, &iso);
-		c->threads += s->p->warp_size;
+		edge_simt_core_threads(s, c, s->p->warp_size);
 		c->warps++;
 		c->regs += ewarp_regs(s, &ki->k);
 		c->smem += ki->k.smem_per_block;

@@ -34,6 +34,8 @@ void edge_simt_tb_finish(struct edge_simt *s, struct edge_tb *tb);
 void edge_simt_kernel_done(struct edge_simt *s, struct edge_kinst *ki,
 			   u32 code);
 u32 edge_simt_occupancy(const struct edge_simt *s, const struct edge_core *c);
+void edge_simt_core_threads(struct edge_simt *s, struct edge_core *c,
+			    s32 delta);
 u64 edge_simt_corun(const struct edge_kdesc *k, u64 cycles, u32 occ_permille);
 void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb);
 void edge_simt_enqueue(struct edge_simt *s, struct edge_kinst *ki);

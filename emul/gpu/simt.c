@@ -245,6 +245,25 @@ static u32 core_max_warps(const struct edge_simt *s)
 	return s->p->threads_per_core / s->p->warp_size;
 }
 
+/*
+ * Every change of a core's threads goes through here, to keep the count
+ * of cores with no room for one more warp: when it is all of them, an
+ * event warp's search for free resources has nothing to find.
+ */
+void edge_simt_core_threads(struct edge_simt *s, struct edge_core *c,
+			    s32 delta)
+{
+	u32 full = s->p->threads_per_core - s->p->warp_size;
+	bool was = c->threads > full, is;
+
+	c->threads += delta;
+	is = c->threads > full;
+	if (was && !is)
+		s->cores_warp_full--;
+	else if (!was && is)
+		s->cores_warp_full++;
+}
+
 /* Occupancy of a core in per mille of its warp slots. */
 u32 edge_simt_occupancy(const struct edge_simt *s, const struct edge_core *c)
 {
@@ -323,7 +342,7 @@ static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
 	if (!tb)
 		return;
 	c->tbs++;
-	c->threads += k->warps_per_tb * s->p->warp_size;
+	edge_simt_core_threads(s, c, k->warps_per_tb * s->p->warp_size);
 	c->warps += k->warps_per_tb;
 	c->regs += edge_simt_tb_regs(s, k);
 	c->smem += k->smem_per_block;
@@ -542,7 +561,7 @@ void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb)
 
 	s->res_gen++;
 	c->tbs--;
-	c->threads -= k->warps_per_tb * s->p->warp_size;
+	edge_simt_core_threads(s, c, -(s32)(k->warps_per_tb * s->p->warp_size));
 	c->warps -= k->warps_per_tb;
 	c->regs -= edge_simt_tb_regs(s, k);
 	c->smem -= k->smem_per_block;

@@ -238,6 +238,7 @@ struct edge_simt {
 	 * changes): a TB that fit on no core still fits on none until then.
 	 */
 	u64 res_gen;
+	u32 cores_warp_full;	/* cores without room for one more warp */
 	struct edge_kinst *queue;	/* every ready, undispatched kernel */
 	struct edge_kinst *queue_tail;
 	u64 next_order;
