@@ -34,8 +34,6 @@ void edge_simt_tb_finish(struct edge_simt *s, struct edge_tb *tb);
 void edge_simt_kernel_done(struct edge_simt *s, struct edge_kinst *ki,
 			   u32 code);
 u32 edge_simt_occupancy(const struct edge_simt *s, const struct edge_core *c);
-void edge_simt_core_threads(struct edge_simt *s, struct edge_core *c,
-			    s32 delta);
 u64 edge_simt_corun(const struct edge_kdesc *k, u64 cycles, u32 occ_permille);
 void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb);
 void edge_simt_enqueue(struct edge_simt *s, struct edge_kinst *ki);
@@ -50,5 +48,24 @@ u64 edge_simt_ctx_cycles(const struct edge_simt *s, const struct edge_kdesc *k);
 /* tbpreempt.c: thread-block preemption */
 void edge_simt_tb_suspended(struct edge_simt *s, struct edge_tb *tb);
 void edge_simt_drop_suspended(struct edge_simt *s, struct edge_kinst *ki);
+
+/*
+ * Every change of a core's threads goes through here, to keep the count
+ * of cores with no room for one more warp: when it is all of them, an
+ * event warp's search for free resources has nothing to find.
+ */
+static inline void edge_simt_core_threads(struct edge_simt *s,
+					  struct edge_core *c, s32 delta)
+{
+	u32 full = s->p->threads_per_core - s->p->warp_size;
+	bool was = c->threads > full, is;
+
+	c->threads += delta;
+	is = c->threads > full;
+	if (was && !is)
+		s->cores_warp_full--;
+	else if (!was && is)
+		s->cores_warp_full++;
+}
 
 #endif /* _EDGE_PREEMPT_H */

@@ -245,25 +245,6 @@ static u32 core_max_warps(const struct edge_simt *s)
 	return s->p->threads_per_core / s->p->warp_size;
 }
 
-/*
- * Every change of a core's threads goes through here, to keep the count
- * of cores with no room for one more warp: when it is all of them, an
- * event warp's search for free resources has nothing to find.
- */
-void edge_simt_core_threads(struct edge_simt *s, struct edge_core *c,
-			    s32 delta)
-{
-	u32 full = s->p->threads_per_core - s->p->warp_size;
-	bool was = c->threads > full, is;
-
-	c->threads += delta;
-	is = c->threads > full;
-	if (was && !is)
-		s->cores_warp_full--;
-	else if (!was && is)
-		s->cores_warp_full++;
-}
-
 /* Occupancy of a core in per mille of its warp slots. */
 u32 edge_simt_occupancy(const struct edge_simt *s, const struct edge_core *c)
 {
