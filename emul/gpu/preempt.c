@@ -268,7 +268,14 @@ static void ew_release(struct edge_simt *s, u32 obj)
 		c->smem -= ew->smem;
 	}
 	c->regs -= ew->regs;
-	s->res_gen++;
+	/*
+	 * Room for a TB came back only if something did: a warp that ran
+	 * on free resources, or registers it held.  One that saved its
+	 * victim's registers gives back none, and the TB searches that
+	 * failed before still fail.
+	 */
+	if ((!tb && !ew->orphan) || ew->regs)
+		s->res_gen++;
 	s->ew_busy--;
 	ew->victim = NULL;
 	ew->orphan = false;
