@@ -5,10 +5,17 @@
 #   make          build edge.ko, the tools and the selftests
 #   make run      boot the guest, load edge.ko, run the demo
 #   make check    the whole test suite; ends with "N passed, N failed"
+#                 (it checks the fast path's instruction counts against
+#                 tools/bench-host/ceiling.txt)
 #   make check-debug  only its debug-kernel part: the kselftests, fault
 #                 injection and the guest fuzzer under KASAN, lockdep and
 #                 kmemleak (the debug kernel is built into .cache/ first)
-#   make bench    benchmarks in the guest; output in Documentation/results/
+#   make bench    benchmarks in the guest, then bench-host; output in
+#                 Documentation/results/
+#   make bench-host  the front end's fast path on the host: callgrind
+#                 instructions per event (idle, busy, 1-64 entries, 1-1024
+#                 in flight), two threads against a raw SPSC ring, and the
+#                 cost of cancelling a GPU-filling kernel
 #   make repro-edge  the EDGE reproduction set with edge-sim (host, virtual
 #                 time); CSVs, plots and headline ratios in
 #                 Documentation/results/edge/
@@ -47,7 +54,7 @@ REPROS := $(patsubst tools/edge-sim/repro-%.sh,%,$(wildcard tools/edge-sim/repro
 REPRO_TARGETS := $(addprefix repro-,$(REPROS))
 
 .PHONY: all deps kernel ksft module tools selftests host-tests run check \
-	bench lint sim $(REPRO_TARGETS) print-repros fuzz clean FORCE \
+	bench bench-host lint sim $(REPRO_TARGETS) print-repros fuzz clean FORCE \
 	debug-kernel check-debug
 
 all: module tools selftests sim
@@ -119,11 +126,17 @@ bench: deps all
 	@$(VM)/run-guest.sh --kernel $(VMLINUX) --payload $(BUILD)/payload-bench \
 		--mode bench --timeout $(GUEST_TIMEOUT) --out $(BUILD)/bench --stream \
 		| tee $(BUILD)/bench.out
+	@# host_: the guest's own events_per_s keeps its name.
+	@$(MAKE) -s -C tools/bench-host O=$(BUILD)/host run | sed 's/^/host_/' \
+		| tee -a $(BUILD)/bench.out
 	@mkdir -p Documentation/results
 	@grep -E '^[a-z0-9_]+=' $(BUILD)/bench.out | grep -v '^kapi_' \
 		> Documentation/results/spine-bench.txt
 	@grep -E '^[a-z0-9_]+=' $(BUILD)/bench.out > Documentation/results/kapi-bench.txt
 	@echo "kept in Documentation/results/spine-bench.txt and kapi-bench.txt"
+
+bench-host:
+	@$(MAKE) -s -C tools/bench-host O=$(BUILD)/host run
 
 lint: module
 	@tools/lint.sh

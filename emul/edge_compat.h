@@ -23,6 +23,7 @@
 #include <asm/barrier.h>
 #include <linux/compiler.h>
 #include <linux/bits.h>
+#include <linux/bitops.h>
 
 /* Process context only: the model allocates when work is registered,
  * never while it steps.
@@ -58,6 +59,9 @@ static inline u64 edge_div64_64(u64 a, u64 b)
 /* Release: see above. */
 #define edge_store_release(p, v)	smp_store_release(p, v)
 #define edge_read_once(x)		READ_ONCE(x)
+/* Lowest set bit of a non-zero word: a walk of a bitmap of live slots. */
+#define edge_ffs64(x)			__ffs64(x)
+#define edge_fls64(x)			fls64(x)
 #define edge_write_once(x, v)		WRITE_ONCE(x, v)
 
 #else /* user space */
@@ -103,6 +107,8 @@ static inline u64 edge_div64_64(u64 a, u64 b)
 #define edge_store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
 #define edge_read_once(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define edge_write_once(x, v)		__atomic_store_n(&(x), v, __ATOMIC_RELAXED)
+#define edge_ffs64(x)			((u32)__builtin_ctzll(x))
+#define edge_fls64(x)			((x) ? 64 - (u32)__builtin_clzll(x) : 0)
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))

@@ -161,6 +161,10 @@ int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 	edge_ring_set_flags(&ent->ring, m->sq_flags);
 	/* A reused doorbell word must not replay its previous user's tail. */
 	edge_store_release(&mem->doorbells[ent->id], 0);
+	m->live |= BIT_ULL(ent->id);
+	m->poll_db[ent->id] = ent->ring.doorbell;
+	m->poll_head[ent->id] = ent->ring.head;
+	m->poll_sqh[ent->id] = ent->ring.sq_head;
 	*id = ent->id;
 	return 0;
 }
@@ -175,6 +179,7 @@ static void entry_release(struct edge_model *m, struct edge_ekt_entry *ent)
 	ent->fn_state = NULL;
 	edge_free(ent->due);
 	ent->due = NULL;
+	m->live &= ~BIT_ULL(ent->id);
 	edge_ekt_free(&m->ekt, ent);
 }
 
@@ -291,6 +296,7 @@ u32 edge_model_cancel(struct edge_model *m, u32 id)
 		n++;
 	}
 	edge_ring_consume(r, rung);
+	m->poll_head[id] = r->head;
 	ent->submitted += rung;
 	m->st.submitted += rung;
 	ent->cancelled += n;
@@ -332,6 +338,7 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 			ent->due[seq & (ent->k.ring_entries - 1)] = due;
 	}
 	edge_ring_consume(&ent->ring, i);
+	m->poll_head[ent->id] = ent->ring.head;
 	ent->inflight += i;
 	ent->submitted += i;
 	m->inflight += i;
@@ -347,11 +354,26 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
  */
 u32 edge_model_consume(struct edge_model *m)
 {
-	u32 i, n = 0;
+	u64 live = m->live;
+	u32 n = 0;
 
-	for (i = 0; i < m->ekt.n; i++)
-		if (m->ekt.e[i].used)
-			n += poll_entry(m, &m->ekt.e[i]);
+	/*
+	 * Every step polls: only the registered entries, in id order as
+	 * before, and a doorbell word equal to the entry's head (nothing
+	 * rung) costs one load and a compare, not a poll.  Its head is
+	 * published again all the same, as a poll of nothing did: a
+	 * producer that scribbled on its sq_head word sees it mended at
+	 * the next poll (fuzz_ring checks it).
+	 */
+	while (live) {
+		u32 id = edge_ffs64(live);
+
+		live &= live - 1;
+		if (edge_load_acquire(m->poll_db[id]) != m->poll_head[id])
+			n += poll_entry(m, &m->ekt.e[id]);
+		else
+			edge_store_release(m->poll_sqh[id], m->poll_head[id]);
+	}
 	return n;
 }
 
@@ -456,12 +478,13 @@ void edge_model_advance(struct edge_model *m, u64 now)
 /* Has any producer rung a doorbell the model can act on? */
 bool edge_model_doorbell_pending(const struct edge_model *m)
 {
-	u32 i;
+	u64 live = m->live;
 
-	for (i = 0; i < m->ekt.n; i++) {
-		const struct edge_ekt_entry *ent = &m->ekt.e[i];
+	while (live) {
+		const struct edge_ekt_entry *ent = &m->ekt.e[edge_ffs64(live)];
 
-		if (ent->used && edge_ring_avail(&ent->ring, ent->inflight))
+		live &= live - 1;
+		if (edge_ring_avail(&ent->ring, ent->inflight))
 			return true;
 	}
 	return false;
@@ -470,12 +493,13 @@ bool edge_model_doorbell_pending(const struct edge_model *m)
 /* Front-end state every producer must see (EDGE_SQ_NEED_WAKEUP). */
 void edge_model_set_sq_flags(struct edge_model *m, u32 flags)
 {
-	u32 i;
+	u64 live = m->live;
 
 	m->sq_flags = flags;
-	for (i = 0; i < m->ekt.n; i++)
-		if (m->ekt.e[i].used)
-			edge_ring_set_flags(&m->ekt.e[i].ring, flags);
+	while (live) {
+		edge_ring_set_flags(&m->ekt.e[edge_ffs64(live)].ring, flags);
+		live &= live - 1;
+	}
 }
 
 /*

@@ -81,6 +81,15 @@ struct edge_model {
 	struct edge_simt simt;
 	struct edge_model_stats st;
 	u32 inflight;		/* all entries */
+	u64 live;		/* EKT ids registered: the doorbells to poll */
+	/*
+	 * Per EKT id, what a poll of its doorbell needs, packed: the word,
+	 * the entry's head (ring.head's copy) and where it is published.  Walking the entries
+	 * themselves touched a 700-byte struct per entry per step.
+	 */
+	u32 *poll_db[EDGE_EKT_ENTRIES];
+	u32 poll_head[EDGE_EKT_ENTRIES];
+	u32 *poll_sqh[EDGE_EKT_ENTRIES];	/* its sq_head word */
 	u32 sq_flags;		/* EDGE_SQ_* every ring shows now */
 	edge_notify_fn notify;
 	/* The command processor, above the SIMT model's KMU. */

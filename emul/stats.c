@@ -4,13 +4,10 @@
  */
 #include "stats.h"
 
+/* @v is at least EDGE_LAT_SUB here: the highest set bit, not a loop. */
 static u32 ilog2_u64(u64 v)
 {
-	u32 r = 0;
-
-	while (v >>= 1)
-		r++;
-	return r;
+	return edge_fls64(v) - 1;
 }
 
 /* Values below 8 get a bucket each; above, 8 per power of two. */

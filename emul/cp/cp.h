@@ -198,4 +198,8 @@ u64 edge_cp_rem_service(const struct edge_cp *cp, const struct edge_cp_job *j);
 u64 edge_cp_rem_work(const struct edge_cp *cp, const struct edge_cp_job *j,
 		     bool offline);
 
+/* The profiling table (cp/profile.c), for cp.c. */
+void edge_cp_profile_done(struct edge_cp *cp, struct edge_cp_class *c);
+void edge_cp_profile_tick(struct edge_cp *cp);
+
 #endif /* _EDGE_CP_H */

@@ -1,7 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Discrete-event engine: binary min-heap keyed by (time, order).
+ * Discrete-event engine: two binary min-heaps keyed by (time, order).
+ *
+ * Thread-block completions are many (one per resident TB, a GPU's worth)
+ * and mostly far in the future; the steps of event warps, dispatch and
+ * the CP are few and near.  In one heap every near push climbed over the
+ * far ends to the root, and every pop sank one of them back down.  Apart,
+ * the near heap stays a few events deep; a pop takes the earlier of the
+ * two roots, so the order of pops is the one heap's (keys are unique).
+ *
+ * An event queued for the current instant (a zero-length step of an
+ * event warp, most of them) goes to a FIFO instead: the clock never goes
+ * back and queue order only grows, so the FIFO is sorted by (time,
+ * order) as it is, and it is the third candidate of a pop.  Such an event
+ * was the earliest of the near heap: a climb to the root and a sift back.
+ * Below EDGE_NOW_Q_MIN events that costs less than looking at a third
+ * queue, so a shallow near heap keeps them (any split is exact).
  */
+#define EDGE_NOW_Q_MIN	8
 #include "gpu/engine.h"
 
 void edge_engine_init(struct edge_engine *e)
@@ -12,67 +28,133 @@ void edge_engine_init(struct edge_engine *e)
 void edge_engine_fini(struct edge_engine *e)
 {
 	edge_free(e->heap);
+	edge_free(e->far);
+	edge_free(e->now_q);
 	memset(e, 0, sizeof(*e));
 }
 
 /* Grow the queue to hold at least @cap events; never shrinks. */
 int edge_engine_reserve(struct edge_engine *e, u32 cap)
 {
-	struct edge_ev *heap;
+	struct edge_ev *heap, *far, *now_q;
+	u32 nq = e->q_tail - e->q_head;
 
 	if (cap <= e->cap)
 		return 0;
+	/* Each of the three may hold every event. */
 	heap = edge_zalloc((size_t)cap * sizeof(*heap));
-	if (!heap)
+	far = edge_zalloc((size_t)cap * sizeof(*far));
+	now_q = edge_zalloc((size_t)cap * sizeof(*now_q));
+	if (!heap || !far || !now_q) {
+		edge_free(heap);
+		edge_free(far);
+		edge_free(now_q);
 		return -ENOMEM;
-	if (e->len)
-		memcpy(heap, e->heap, (size_t)e->len * sizeof(*heap));
+	}
+	if (e->n_near)
+		memcpy(heap, e->heap, (size_t)e->n_near * sizeof(*heap));
+	if (e->n_far)
+		memcpy(far, e->far, (size_t)e->n_far * sizeof(*far));
+	if (nq)
+		memcpy(now_q, e->now_q + e->q_head, (size_t)nq * sizeof(*now_q));
 	edge_free(e->heap);
+	edge_free(e->far);
+	edge_free(e->now_q);
 	e->heap = heap;
+	e->far = far;
+	e->now_q = now_q;
+	e->q_head = 0;
+	e->q_tail = nq;
 	e->cap = cap;
 	return 0;
 }
 
-static bool ev_before(const struct edge_ev *a, const struct edge_ev *b)
+static __always_inline bool ev_before(const struct edge_ev *a,
+				      const struct edge_ev *b)
 {
 	if (a->time != b->time)
 		return a->time < b->time;
 	return a->order < b->order;
 }
 
-static void ev_swap(struct edge_ev *a, struct edge_ev *b)
+/* The heap an event of @kind lives in. */
+static bool is_far(u32 kind)
 {
-	struct edge_ev t = *a;
-
-	*a = *b;
-	*b = t;
+	return kind == EDGE_EV_TB_DONE;
 }
 
-static void sift_up(struct edge_engine *e, u32 i)
+/*
+ * Both sifts move a hole and write the event once at the end: the same
+ * heap as swapping at every level (keys are unique), a third of the
+ * copies of a 40-byte event.
+ */
+static void sift_up(struct edge_ev *h, u32 i, const struct edge_ev *ev)
 {
 	while (i) {
 		u32 parent = (i - 1) / 2;
 
-		if (!ev_before(&e->heap[i], &e->heap[parent]))
+		if (!ev_before(ev, &h[parent]))
 			break;
-		ev_swap(&e->heap[i], &e->heap[parent]);
+		h[i] = h[parent];
 		i = parent;
 	}
+	h[i] = *ev;
 }
 
-static void sift_down(struct edge_engine *e, u32 i)
+/* Place @ev (not in the heap of @n) in the hole at @i, or below it. */
+static void sift_down(struct edge_ev *h, u32 n, u32 i,
+		      const struct edge_ev *ev)
 {
 	for (;;) {
-		u32 l = 2 * i + 1, r = l + 1, m = i;
+		u32 m = 2 * i + 1;
 
-		if (l < e->len && ev_before(&e->heap[l], &e->heap[m]))
-			m = l;
-		if (r < e->len && ev_before(&e->heap[r], &e->heap[m]))
-			m = r;
-		if (m == i)
+		if (m >= n)
 			break;
-		ev_swap(&e->heap[i], &e->heap[m]);
+		if (m + 1 < n && ev_before(&h[m + 1], &h[m]))
+			m++;
+		if (!ev_before(&h[m], ev))
+			break;
+		h[i] = h[m];
 		i = m;
+	}
+	h[i] = *ev;
+}
+
+/*
+ * The root left a heap now of @n: its last event (at h[n]) fills the
+ * place.  In the far heap that is usually among the latest, so it would
+ * sink to the bottom at two compares a level; instead the hole goes down
+ * along the smaller children (one compare a level) and the last event
+ * rises from there (Floyd's bottom-up pop).  A different array, the same
+ * order of pops: the keys are unique.
+ */
+static void pop_root(struct edge_ev *h, u32 n)
+{
+	const struct edge_ev *last = &h[n];
+	u32 i = 0;
+
+	for (;;) {
+		u32 m = 2 * i + 1;
+
+		if (m >= n)
+			break;
+		if (m + 1 < n && ev_before(&h[m + 1], &h[m]))
+			m++;
+		h[i] = h[m];
+		i = m;
+	}
+	sift_up(h, i, last);
+}
+
+/* Floyd's heapify: keys are unique, so the result is exact. */
+static void heapify(struct edge_ev *h, u32 n)
+{
+	u32 i;
+
+	for (i = n / 2; i-- > 0;) {
+		struct edge_ev ev = h[i];
+
+		sift_down(h, n, i, &ev);
 	}
 }
 
@@ -83,24 +165,60 @@ static void sift_down(struct edge_engine *e, u32 i)
 int edge_engine_push(struct edge_engine *e, u64 time, u32 kind, u32 obj,
 		     u32 aux, u32 gen)
 {
-	struct edge_ev *ev;
+	struct edge_ev ev;
 
 	if (e->len >= e->cap)
 		return -ENOSPC;
-	ev = &e->heap[e->len];
-	ev->time = time < e->now ? e->now : time;
-	ev->order = e->next_order++;
-	ev->kind = kind;
-	ev->obj = obj;
-	ev->aux = aux;
-	ev->gen = gen;
-	sift_up(e, e->len++);
+	ev.time = time < e->now ? e->now : time;
+	ev.order = e->next_order++;
+	ev.kind = kind;
+	ev.obj = obj;
+	ev.aux = aux;
+	ev.gen = gen;
+	if (ev.time == e->now && e->n_near >= EDGE_NOW_Q_MIN) {
+		/* Room at the end: move the queue down (it rarely is long). */
+		if (e->q_tail == e->cap) {
+			memmove(e->now_q, e->now_q + e->q_head,
+				(size_t)(e->q_tail - e->q_head) * sizeof(ev));
+			e->q_tail -= e->q_head;
+			e->q_head = 0;
+		}
+		e->now_q[e->q_tail++] = ev;
+	} else if (is_far(kind)) {
+		sift_up(e->far, e->n_far++, &ev);
+	} else {
+		sift_up(e->heap, e->n_near++, &ev);
+	}
+	e->len++;
 	return 0;
+}
+
+/*
+ * The earliest event of the three, NULL when all are empty.  Always
+ * inlined: it runs twice a step, and a call cost more than the compares.
+ */
+static __always_inline const struct edge_ev *
+first(const struct edge_engine *e)
+{
+	const struct edge_ev *best;
+
+	if (!e->n_far)
+		best = e->n_near ? &e->heap[0] : NULL;
+	else if (!e->n_near || ev_before(&e->far[0], &e->heap[0]))
+		best = &e->far[0];
+	else
+		best = &e->heap[0];
+	if (e->q_head != e->q_tail &&
+	    (!best || ev_before(&e->now_q[e->q_head], best)))
+		best = &e->now_q[e->q_head];
+	return best;
 }
 
 u64 edge_engine_next_time(const struct edge_engine *e)
 {
-	return e->len ? e->heap[0].time : EDGE_TIME_NEVER;
+	const struct edge_ev *ev = first(e);
+
+	return ev ? ev->time : EDGE_TIME_NEVER;
 }
 
 /*
@@ -109,31 +227,85 @@ u64 edge_engine_next_time(const struct edge_engine *e)
  */
 bool edge_engine_pop_due(struct edge_engine *e, u64 until, struct edge_ev *out)
 {
-	if (!e->len || e->heap[0].time > until)
+	const struct edge_ev *ev = first(e);
+
+	if (!ev || ev->time > until)
 		return false;
-	*out = e->heap[0];
-	e->heap[0] = e->heap[--e->len];
-	if (e->len)
-		sift_down(e, 0);
+	*out = *ev;
+	if (ev == e->far) {
+		if (--e->n_far)
+			pop_root(e->far, e->n_far);
+	} else if (ev == e->heap) {
+		/* Many event warps running: their ends, as deep as the far. */
+		if (--e->n_near > 8)
+			pop_root(e->heap, e->n_near);
+		else if (e->n_near)
+			sift_down(e->heap, e->n_near, 0, &e->heap[e->n_near]);
+	} else if (++e->q_head == e->q_tail) {
+		e->q_head = 0;
+		e->q_tail = 0;
+	}
+	e->len--;
 	if (out->time > e->now)
 		e->now = out->time;
 	return true;
 }
 
+/* The @i-th queued event (below edge_engine_len()), in no order. */
+const struct edge_ev *edge_engine_ev(const struct edge_engine *e, u32 i)
+{
+	if (i < e->n_near)
+		return &e->heap[i];
+	i -= e->n_near;
+	if (i < e->n_far)
+		return &e->far[i];
+	return &e->now_q[e->q_head + i - e->n_far];
+}
+
+static u32 filter(struct edge_ev *h, u32 n, u32 kind,
+		  bool (*drop)(u32 obj, void *arg), void *arg)
+{
+	u32 i, kept = 0;
+
+	for (i = 0; i < n; i++)
+		if (h[i].kind != kind || !drop(h[i].obj, arg))
+			h[kept++] = h[i];
+	if (kept != n)
+		heapify(h, kept);
+	return kept;
+}
+
+/*
+ * Drop every event of kind @kind whose object @drop accepts, in one pass
+ * and one heapify: removing N objects one by one is N passes.
+ */
+u32 edge_engine_remove_if(struct edge_engine *e, u32 kind,
+			  bool (*drop)(u32 obj, void *arg), void *arg)
+{
+	u32 before = e->len, i, kept = e->q_head;
+
+	if (is_far(kind))
+		e->n_far = filter(e->far, e->n_far, kind, drop, arg);
+	else
+		e->n_near = filter(e->heap, e->n_near, kind, drop, arg);
+	/* The FIFO keeps its order: a stable compaction. */
+	for (i = e->q_head; i < e->q_tail; i++)
+		if (e->now_q[i].kind != kind || !drop(e->now_q[i].obj, arg))
+			e->now_q[kept++] = e->now_q[i];
+	e->q_tail = kept;
+	e->len = e->n_near + e->n_far + (e->q_tail - e->q_head);
+	return before - e->len;
+}
+
+static bool same_obj(u32 obj, void *arg)
+{
+	return obj == *(const u32 *)arg;
+}
+
 /* Drop every event of kind @kind about @obj; returns how many. */
 u32 edge_engine_remove_obj(struct edge_engine *e, u32 kind, u32 obj)
 {
-	u32 i, kept = 0, removed;
-
-	for (i = 0; i < e->len; i++)
-		if (e->heap[i].kind != kind || e->heap[i].obj != obj)
-			e->heap[kept++] = e->heap[i];
-	removed = e->len - kept;
-	e->len = kept;
-	/* Floyd's heapify: order keys are unique, so the result is exact. */
-	for (i = kept / 2; i-- > 0;)
-		sift_down(e, i);
-	return removed;
+	return edge_engine_remove_if(e, kind, same_obj, &obj);
 }
 
 /* Move the clock forward (real-time mode follows ktime through this). */

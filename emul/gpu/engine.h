@@ -38,9 +38,15 @@ struct edge_ev {
 };
 
 struct edge_engine {
-	struct edge_ev *heap;
-	u32 len;
-	u32 cap;
+	struct edge_ev *heap;	/* near: every kind but TB completions */
+	struct edge_ev *far;	/* EDGE_EV_TB_DONE (see engine.c) */
+	struct edge_ev *now_q;	/* queued for the current instant, FIFO */
+	u32 n_near;
+	u32 n_far;
+	u32 q_head;	/* now_q[q_head..q_tail) */
+	u32 q_tail;
+	u32 len;	/* events queued in both */
+	u32 cap;	/* of each */
 	u64 next_order;
 	u64 now;	/* model time, ns; only moves forward */
 };
@@ -53,7 +59,10 @@ int edge_engine_push(struct edge_engine *e, u64 time, u32 kind, u32 obj,
 u64 edge_engine_next_time(const struct edge_engine *e);
 bool edge_engine_pop_due(struct edge_engine *e, u64 until,
 			 struct edge_ev *out);
+const struct edge_ev *edge_engine_ev(const struct edge_engine *e, u32 i);
 u32 edge_engine_remove_obj(struct edge_engine *e, u32 kind, u32 obj);
+u32 edge_engine_remove_if(struct edge_engine *e, u32 kind,
+			  bool (*drop)(u32 obj, void *arg), void *arg);
 void edge_engine_advance(struct edge_engine *e, u64 now);
 
 #endif /* _EDGE_ENGINE_H */

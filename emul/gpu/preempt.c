@@ -129,8 +129,13 @@ static bool victim_ok(const struct edge_simt *s, const struct edge_tb *tb,
 {
 	u64 left = tb->end > s->eng->now ? tb->end - s->eng->now : 0;
 
-	/* Exiting warps finish on their own. */
-	if (edge_simt_ns2cyc(s, left) < EDGE_EXIT_CYCLES || tb->done_pending ||
+	/*
+	 * Exiting warps finish on their own: ns2cyc(left) < EXIT_CYCLES.
+	 * ns2cyc(ns) is ceil(ns * khz / 10^6), so that is left * khz <=
+	 * (EXIT_CYCLES - 1) * 10^6: one compare, not a conversion per TB.
+	 */
+	if (left <= edge_div64((EDGE_EXIT_CYCLES - 1) * 1000000ULL,
+			       s->p->clock_khz) || tb->done_pending ||
 	    tb->suspending)
 		return false;
 	if (tb->preempted >= tb->warps)
@@ -258,11 +263,20 @@ static void ew_release(struct edge_simt *s, u32 obj)
 			edge_simt_tb_finish(s, tb);
 	} else {
 		/* ran on free resources: a warp's worth of them */
-		c->threads -= s->p->warp_size;
+		edge_simt_core_threads(s, c, -(s32)s->p->warp_size);
 		c->warps--;
 		c->smem -= ew->smem;
 	}
 	c->regs -= ew->regs;
+	/*
+	 * Room for a TB came back only if something did: a warp that ran
+	 * on free resources, or registers it held.  One that saved its
+	 * victim's registers gives back none, and the TB searches that
+	 * failed before still fail.
+	 */
+	if ((!tb && !ew->orphan) || ew->regs)
+		s->res_gen++;
+	s->ew_busy--;
 	ew->victim = NULL;
 	ew->orphan = false;
 	ew->ki = NULL;
@@ -369,6 +383,7 @@ static void ew_claim(struct edge_simt *s, struct edge_kinst *ki,
 {
 	ew->ki = ki;
 	ki->placed = true;
+	s->ew_busy++;
 	ki->iso_ns = edge_simt_cyc2ns(s, s->cfg.dispatch_cycles + iso);
 }
 
@@ -394,6 +409,14 @@ static bool place_free(struct edge_simt *s, struct edge_kinst *ki)
 {
 	u32 n = s->p->num_cores, i;
 
+	/*
+	 * No core has a warp's room: warp_fits() fails on every one, and
+	 * nothing is drawn before a core fits (beside a full GPU this was
+	 * a search of every core for every event).
+	 */
+	if (s->cores_warp_full == n)
+		return false;
+
 	for (i = 0; i < n; i++) {
 		u32 core = (s->rr_ew + i) % n;
 		struct edge_core *c = &s->cores[core];
@@ -408,7 +431,7 @@ static bool place_free(struct edge_simt *s, struct edge_kinst *ki)
 			continue;
 		ew = &c->ew[slot];
 		ew->run_cycles = ew_run_cycles(s, c, ki, &iso);
-		c->threads += s->p->warp_size;
+		edge_simt_core_threads(s, c, s->p->warp_size);
 		c->warps++;
 		c->regs += ewarp_regs(s, &ki->k);
 		c->smem += ki->k.smem_per_block;
@@ -503,6 +526,15 @@ static bool place_preempt(struct edge_simt *s, struct edge_kinst *ki)
  */
 bool edge_preempt_place(struct edge_simt *s, struct edge_kinst *ki)
 {
+	/*
+	 * Both ways need a free slot of a pending event warp table: with
+	 * none anywhere, fail before a search of every core (which draws
+	 * nothing before it finds a slot, so this changes nothing else).
+	 */
+	if (s->ew_busy == s->p->num_cores * EDGE_EWARP_PER_CORE) {
+		edge_preempt_waited(s, ki);
+		return false;
+	}
 	if (place_free(s, ki))
 		return true;
 	/* Shared memory is per TB: an event warp needing it cannot borrow. */
@@ -516,10 +548,23 @@ bool edge_preempt_place(struct edge_simt *s, struct edge_kinst *ki)
 /* @ki found no core: count it once as an event that had to wait. */
 void edge_preempt_waited(struct edge_simt *s, struct edge_kinst *ki)
 {
-	if (!ki->waited) {
-		ki->waited = true;
-		s->st.ewarps_waited++;
-	}
+	/* Counted already, one by one or by edge_preempt_waited_all(). */
+	if (ki->waited || ki->ew_epoch != s->ew_epoch)
+		return;
+	ki->waited = true;
+	s->st.ewarps_waited++;
+	s->ew_unwaited--;
+}
+
+/*
+ * Every queued event warp waits: count those not counted yet, and mark
+ * them so by moving the epoch (they were queued in an older one).
+ */
+void edge_preempt_waited_all(struct edge_simt *s)
+{
+	s->st.ewarps_waited += s->ew_unwaited;
+	s->ew_unwaited = 0;
+	s->ew_epoch++;
 }
 
 /* Cancel: the event warp of @ki leaves its slot now. */
@@ -537,15 +582,20 @@ void edge_preempt_drop(struct edge_simt *s, struct edge_kinst *ki)
 	}
 }
 
-/* @tb is going away: event warps borrowing its warps have no one to restore. */
-void edge_preempt_orphan(struct edge_simt *s, struct edge_tb *tb)
+/*
+ * Every running TB of @ki is going away: one pass over the event warps
+ * instead of one per TB (a pass per TB was quadratic in a GPU's worth).
+ */
+void edge_preempt_orphan_kernel(struct edge_simt *s,
+				const struct edge_kinst *ki)
 {
 	u32 obj, n = s->p->num_cores * EDGE_EWARP_PER_CORE;
 
 	for (obj = 0; obj < n; obj++) {
 		struct edge_ewarp *ew = slot_of(s, obj);
 
-		if (ew->state != EDGE_PS_IDLE && ew->victim == tb)
+		if (ew->state != EDGE_PS_IDLE && ew->victim &&
+		    ew->victim->used && ew->victim->ki == ki)
 			ew->orphan = true;
 	}
 }

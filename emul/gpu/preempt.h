@@ -21,9 +21,11 @@ struct edge_vstate {
 
 bool edge_preempt_place(struct edge_simt *s, struct edge_kinst *ki);
 void edge_preempt_waited(struct edge_simt *s, struct edge_kinst *ki);
+void edge_preempt_waited_all(struct edge_simt *s);
 void edge_preempt_step(struct edge_simt *s, const struct edge_ev *ev);
 void edge_preempt_drop(struct edge_simt *s, struct edge_kinst *ki);
-void edge_preempt_orphan(struct edge_simt *s, struct edge_tb *tb);
+void edge_preempt_orphan_kernel(struct edge_simt *s,
+				const struct edge_kinst *ki);
 void edge_preempt_sample(struct edge_simt *s, const struct edge_tb *tb,
 			 u32 rank_permille, struct edge_vstate *v);
 
@@ -46,5 +48,24 @@ u64 edge_simt_ctx_cycles(const struct edge_simt *s, const struct edge_kdesc *k);
 /* tbpreempt.c: thread-block preemption */
 void edge_simt_tb_suspended(struct edge_simt *s, struct edge_tb *tb);
 void edge_simt_drop_suspended(struct edge_simt *s, struct edge_kinst *ki);
+
+/*
+ * Every change of a core's threads goes through here, to keep the count
+ * of cores with no room for one more warp: when it is all of them, an
+ * event warp's search for free resources has nothing to find.
+ */
+static inline void edge_simt_core_threads(struct edge_simt *s,
+					  struct edge_core *c, s32 delta)
+{
+	u32 full = s->p->threads_per_core - s->p->warp_size;
+	bool was = c->threads > full, is;
+
+	c->threads += delta;
+	is = c->threads > full;
+	if (was && !is)
+		s->cores_warp_full--;
+	else if (!was && is)
+		s->cores_warp_full++;
+}
 
 #endif /* _EDGE_PREEMPT_H */

@@ -74,6 +74,7 @@ static void apply_reservation(struct edge_simt *s)
 		if (r >= n)
 			r = n - 1;
 	}
+	s->res_gen++;
 	/* The last r cores serve events. */
 	for (c = 0; c < n; c++)
 		s->cores[c].reserved = c >= n - r;
@@ -149,6 +150,8 @@ int edge_simt_init(struct edge_simt *s, const struct edge_preset *p,
 		s->free_ki = &s->ki[i];
 	}
 	s->nr_free_ki = s->nr_ki;
+	s->ew_min_regs = ~0U;
+	s->ew_min_smem = ~0U;
 	s->cfg.seed = ~cfg->seed;	/* force a reseed */
 	if (edge_simt_set_cfg(s, cfg)) {
 		edge_simt_fini(s);
@@ -195,6 +198,31 @@ bool edge_simt_can_launch(const struct edge_simt *s)
 bool edge_simt_idle(const struct edge_simt *s)
 {
 	return s->nr_free_ki == s->nr_ki;
+}
+
+/* An event warp entered the queue: not waited yet. */
+static void ew_queued(struct edge_simt *s, struct edge_kinst *ki)
+{
+	if (!ki->ewarp)
+		return;
+	ki->ew_epoch = s->ew_epoch;
+	s->ew_unwaited++;
+	if (ki->k.regs_per_thread < s->ew_min_regs)
+		s->ew_min_regs = ki->k.regs_per_thread;
+	if (ki->k.smem_per_block < s->ew_min_smem)
+		s->ew_min_smem = ki->k.smem_per_block;
+}
+
+/* An event warp left the queue (placed or cancelled). */
+static void ew_dequeued(struct edge_simt *s, struct edge_kinst *ki)
+{
+	if (!ki->waited && ki->ew_epoch == s->ew_epoch)
+		s->ew_unwaited--;
+	/* The bounds only ever go stale low: start again when none wait. */
+	if (!--s->ewarp_len) {
+		s->ew_min_regs = ~0U;
+		s->ew_min_smem = ~0U;
+	}
 }
 
 static void ki_free(struct edge_simt *s, struct edge_kinst *ki)
@@ -295,7 +323,7 @@ static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
 	if (!tb)
 		return;
 	c->tbs++;
-	c->threads += k->warps_per_tb * s->p->warp_size;
+	edge_simt_core_threads(s, c, k->warps_per_tb * s->p->warp_size);
 	c->warps += k->warps_per_tb;
 	c->regs += edge_simt_tb_regs(s, k);
 	c->smem += k->smem_per_block;
@@ -391,11 +419,20 @@ static void settle_pass(struct edge_simt *s)
  * core the thread-block policy's cap keeps @ki off sets *@capped when
  * the TB would have fitted there.
  */
-static int find_core_for_tb(struct edge_simt *s, const struct edge_kinst *ki,
+static int find_core_for_tb(struct edge_simt *s, struct edge_kinst *ki,
 			    bool *capped)
 {
 	u32 n = s->p->num_cores, i;
+	bool fits = false;
 
+	/*
+	 * No core had room for its TB and none gave any back since: none
+	 * has room now (a failed search changes nothing, so skipping it
+	 * changes nothing either).  Beside a full GPU this was a search of
+	 * every core at every scheduling pass.
+	 */
+	if (ki->nofit_gen == s->res_gen + 1)
+		return -1;
 	for (i = 0; i < n; i++) {
 		u32 c = (s->rr_core + i) % n;
 
@@ -403,6 +440,7 @@ static int find_core_for_tb(struct edge_simt *s, const struct edge_kinst *ki,
 			continue;
 		if (!tb_fits(s, &s->cores[c], &ki->k))
 			continue;
+		fits = true;
 		if (s->tbp->cap && edge_simt_resident(s, ki, c) >=
 				   s->tbp->cap(s, ki, c)) {
 			*capped = true;
@@ -411,6 +449,9 @@ static int find_core_for_tb(struct edge_simt *s, const struct edge_kinst *ki,
 		s->rr_core = (c + 1) % n;
 		return (int)c;
 	}
+	/* Only resources, not a policy's cap, held it back. */
+	if (!fits)
+		ki->nofit_gen = s->res_gen + 1;
 	return -1;
 }
 
@@ -499,8 +540,9 @@ void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb)
 	const struct edge_kdesc *k = &tb->ki->k;
 	u32 i;
 
+	s->res_gen++;
 	c->tbs--;
-	c->threads -= k->warps_per_tb * s->p->warp_size;
+	edge_simt_core_threads(s, c, -(s32)(k->warps_per_tb * s->p->warp_size));
 	c->warps -= k->warps_per_tb;
 	c->regs -= edge_simt_tb_regs(s, k);
 	c->smem -= k->smem_per_block;
@@ -591,6 +633,7 @@ int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 	ki->queued = false;
 	ki->placed = false;
 	ki->waited = false;
+	ki->nofit_gen = 0;
 	ki->started = false;
 	ki->nr_susp = 0;
 	ki->susp = EDGE_SUSP_NONE;
@@ -613,6 +656,7 @@ int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 	} else {
 		ki->queued = true;
 		edge_simt_queue_insert(s, ki);
+		ew_queued(s, ki);
 	}
 	return 0;
 }
@@ -655,11 +699,24 @@ void edge_simt_schedule(struct edge_simt *s)
 			 */
 			if (ew_failed && ki->k.regs_per_thread >= fail_regs &&
 			    ki->k.smem_per_block >= fail_smem) {
+				/*
+				 * Without reservation nothing behind it can
+				 * be placed when no queued event warp needs
+				 * less: TB kernels are held back by this one's
+				 * priority, event warps fail as it did.  The
+				 * walk would only count each as waited: count
+				 * them all at once.
+				 */
+				if (!reserve && s->ew_min_regs >= fail_regs &&
+				    s->ew_min_smem >= fail_smem) {
+					edge_preempt_waited_all(s);
+					break;
+				}
 				edge_preempt_waited(s, ki);
 			} else if (edge_preempt_place(s, ki)) {
 				edge_simt_queue_remove(s, ki);
 				ki->queued = false;
-				s->ewarp_len--;
+				ew_dequeued(s, ki);
 				continue;
 			} else {
 				ew_failed = true;
@@ -714,6 +771,7 @@ static void on_ready(struct edge_simt *s, const struct edge_ev *ev)
 		return;
 	ki->queued = true;
 	edge_simt_queue_insert(s, ki);
+	ew_queued(s, ki);
 	edge_simt_schedule(s);
 }
 
@@ -760,6 +818,19 @@ bool edge_simt_handle(struct edge_simt *s, const struct edge_ev *ev)
 	}
 }
 
+struct tb_match {
+	const struct edge_simt *s;
+	const struct edge_kinst *ki;
+};
+
+static bool tb_of_kernel(u32 obj, void *arg)
+{
+	const struct tb_match *tm = arg;
+	const struct edge_tb *tb = &tm->s->tbs[obj];
+
+	return tb->used && tb->ki == tm->ki;
+}
+
 /*
  * Drop every kernel whose cookie @match accepts, wherever it is: queued,
  * running TBs, running or preempting event warps.  No completion is
@@ -782,23 +853,32 @@ u32 edge_simt_cancel(struct edge_simt *s,
 		if (ki->queued) {
 			edge_simt_queue_remove(s, ki);
 			ki->queued = false;
+			if (ki->ewarp)
+				ew_dequeued(s, ki);
+		} else if (ki->ewarp && !ki->placed) {
+			/* Still in its dispatch latency: not queued yet. */
+			s->ewarp_len--;
 		}
 		kdu_leave(s, ki);
-		if (ki->ewarp) {
-			if (ki->placed)
-				edge_preempt_drop(s, ki);
-			else
-				s->ewarp_len--;
-		}
-		/* Only a kernel with TBs running has any to release. */
-		for (t = 0; ki->tbs_running && t < s->nr_tbs; t++) {
-			struct edge_tb *tb = &s->tbs[t];
+		if (ki->ewarp && ki->placed)
+			edge_preempt_drop(s, ki);
+		/*
+		 * Only a kernel with TBs running has any to release: one
+		 * orphan pass over the event warps and one removal from the
+		 * engine for all of them, then the TBs themselves.  (One TB
+		 * at a time, a GPU-filling kernel took ~36 ms on h100-like.)
+		 */
+		if (ki->tbs_running) {
+			struct tb_match tm = { s, ki };
 
-			if (tb->used && tb->ki == ki) {
-				edge_preempt_orphan(s, tb);
-				edge_engine_remove_obj(s->eng, EDGE_EV_TB_DONE,
-						       tb->idx);
-				edge_simt_tb_release(s, tb);
+			edge_preempt_orphan_kernel(s, ki);
+			edge_engine_remove_if(s->eng, EDGE_EV_TB_DONE,
+					      tb_of_kernel, &tm);
+			for (t = 0; t < s->nr_tbs; t++) {
+				struct edge_tb *tb = &s->tbs[t];
+
+				if (tb->used && tb->ki == ki)
+					edge_simt_tb_release(s, tb);
 			}
 		}
 		edge_simt_drop_suspended(s, ki);

@@ -83,6 +83,8 @@ struct edge_kinst {
 	bool started;		/* its first TB or warp was placed */
 	u32 nr_susp;		/* TBs preempted off their core, to resume */
 	u32 susp;		/* ... the first of them (edge_simt.susp) */
+	u64 ew_epoch;		/* s->ew_epoch when queued (event warps) */
+	u64 nofit_gen;		/* s->res_gen + 1 when no core fit its TB */
 	struct edge_kinst *next;	/* queue link */
 };
 
@@ -220,6 +222,23 @@ struct edge_simt {
 	u32 kmu_len;		/* launched multi-warp kernels not in the KDU */
 	u32 kdu_len;
 	u32 ewarp_len;		/* event warps waiting for a core */
+	/*
+	 * The scheduling pass's shortcuts past waiting event warps: slots
+	 * of the pending event warp tables in use; queued event warps not
+	 * yet counted as waited, and the epoch that marks all queued before
+	 * it as waited at once; lower bounds of what queued ones need.
+	 */
+	u32 ew_busy;
+	u32 ew_unwaited;
+	u64 ew_epoch;
+	u32 ew_min_regs;
+	u32 ew_min_smem;
+	/*
+	 * Bumped whenever a core gives resources back (or reservation
+	 * changes): a TB that fit on no core still fits on none until then.
+	 */
+	u64 res_gen;
+	u32 cores_warp_full;	/* cores without room for one more warp */
 	struct edge_kinst *queue;	/* every ready, undispatched kernel */
 	struct edge_kinst *queue_tail;
 	u64 next_order;

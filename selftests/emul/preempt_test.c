@@ -381,7 +381,7 @@ TEST(preempt_states_are_engine_events)
 		u32 i, live = 0;
 
 		for (i = 0; i < R.eng.len; i++) {
-			const struct edge_ev *ev = &R.eng.heap[i];
+			const struct edge_ev *ev = edge_engine_ev(&R.eng, i);
 
 			if (ev->kind != EDGE_EV_EWARP)
 				continue;

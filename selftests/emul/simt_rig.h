@@ -381,7 +381,7 @@ static inline void rig_check_engine(struct __test_metadata *_metadata)
 	memset(ki_evs, 0, R.s.nr_ki);
 	memset(ew_evs, 0, rig_nslots());
 	for (i = 0; i < R.eng.len; i++) {
-		const struct edge_ev *ev = &R.eng.heap[i];
+		const struct edge_ev *ev = edge_engine_ev(&R.eng, i);
 
 		switch (ev->kind) {
 		case EDGE_EV_READY: {

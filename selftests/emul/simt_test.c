@@ -102,6 +102,35 @@ TEST(simt_occupancy_tb_slots)
 	EXPECT_NO_LEAKS();
 }
 
+/*
+ * A TB that fit on no core is not searched for again until a core gives
+ * resources back (s->res_gen): an event warp leaving free resources is
+ * such a moment, and the waiting TB starts then, not when the big TB
+ * beside it ends.
+ */
+TEST(simt_tb_starts_when_event_warp_frees_room)
+{
+	struct edge_preset p = rig_preset_small(1);
+	struct edge_kdesc a, b, e;
+
+	rig_init(_metadata, &p, EDGE_SCHED_PREEMPT);
+	a = rig_kdesc(192, 1, 8, 0, 100 * W, 0);	/* 6 of the 8 warps */
+	e = rig_ewarp(8, 1000, 1);			/* the 7th */
+	b = rig_kdesc(64, 1, 8, 0, W, 0);		/* 2: no room */
+	rig_launch(&a, 1);
+	rig_launch(&e, 2);
+	rig_launch(&b, 3);
+	rig_run_to(_metadata, R.eng.now + rig_ns(10));
+	ASSERT_NE(NULL, rig_ki(3));
+	EXPECT_EQ(0ULL, rig_ki(3)->tbs_dispatched);
+	/* The event warp is done after ~1000 cycles; A runs 700000. */
+	rig_run_to(_metadata, R.eng.now + rig_ns(5000));
+	ASSERT_NE(NULL, rig_ki(1));
+	ASSERT_NE(NULL, rig_ki(3));
+	EXPECT_EQ(1ULL, rig_ki(3)->tbs_dispatched);
+	EXPECT_NO_LEAKS();
+}
+
 /* TBs go to the cores round-robin, from where the last one went. */
 TEST(simt_tb_placement_round_robin)
 {
@@ -371,6 +400,25 @@ struct snap {
 
 static struct snap snap_a;
 
+/* Both of the engine's heaps, as they are laid out now. */
+static void snap_heap(struct edge_ev *h)
+{
+	u32 i;
+
+	for (i = 0; i < R.eng.len; i++)
+		h[i] = *edge_engine_ev(&R.eng, i);
+}
+
+static bool same_heap(const struct edge_ev *h)
+{
+	u32 i;
+
+	for (i = 0; i < R.eng.len; i++)
+		if (memcmp(&h[i], edge_engine_ev(&R.eng, i), sizeof(*h)))
+			return false;
+	return true;
+}
+
 static void take_snap(struct snap *sn)
 {
 	memset(sn, 0, sizeof(*sn));
@@ -378,7 +426,7 @@ static void take_snap(struct snap *sn)
 	sn->eng = R.eng;
 	memcpy(sn->ki, R.s.ki, R.s.nr_ki * sizeof(*R.s.ki));
 	memcpy(sn->cores, R.s.cores, R.p.num_cores * sizeof(*R.s.cores));
-	memcpy(sn->heap, R.eng.heap, R.eng.len * sizeof(*R.eng.heap));
+	snap_heap(sn->heap);
 }
 
 static bool same_snap(const struct snap *sn)
@@ -388,7 +436,7 @@ static bool same_snap(const struct snap *sn)
 	       !memcmp(sn->ki, R.s.ki, R.s.nr_ki * sizeof(*R.s.ki)) &&
 	       !memcmp(sn->cores, R.s.cores,
 		       R.p.num_cores * sizeof(*R.s.cores)) &&
-	       !memcmp(sn->heap, R.eng.heap, R.eng.len * sizeof(*R.eng.heap));
+	       same_heap(sn->heap);
 }
 
 /*

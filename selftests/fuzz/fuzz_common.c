@@ -687,7 +687,7 @@ void fz_check_simt(struct fz_ctx *c)
 	memset(c->tb_evs, 0, s->nr_tbs);
 	memset(c->ew_evs, 0, nslots);
 	for (i = 0; i < e->len; i++) {
-		const struct edge_ev *ev = &e->heap[i];
+		const struct edge_ev *ev = edge_engine_ev(e, i);
 
 		switch (ev->kind) {
 		case EDGE_EV_READY: {

@@ -46,6 +46,16 @@ fi
 cat "$build/repro.tap"
 taps+=("$build/repro.tap")
 
+echo "== host: fast-path instruction ceilings (callgrind, tools/bench-host)"
+# A change that makes the front end's path slower fails here until
+# tools/bench-host/ceiling.txt is consciously raised.
+if ! make -s -C "$top/tools/bench-host" O="$build/host" check \
+	>"$build/bench-host.tap" 2>"$build/bench-host.err"; then
+	status=1
+fi
+cat "$build/bench-host.tap"
+taps+=("$build/bench-host.tap")
+
 echo "== guest: kselftests on Debian $KV"
 "$vm/payload.sh" "$build/payload-check" "$build"
 if ! "$vm/run-guest.sh" --kernel "$VMLINUX" --payload "$build/payload-check" \
