@@ -32,6 +32,16 @@ struct edge_kdesc {
 	u32 block_threads;	/* block_x * block_y * block_z */
 	u32 warps_per_tb;
 	u64 deadline_ns;	/* an event's, from consumption; 0: none */
+	/*
+	 * Spatial sharing (gpu/membw.c, gpu/quota.c): global memory traffic
+	 * of one resident TB running at its isolated speed, MB/s (0: the
+	 * older mem_pct-only model); the application (MPS client) it belongs
+	 * to, 0 for none; its position in its application's chain of tasks,
+	 * from 1 (0: not in a chain).
+	 */
+	u32 mem_bw_mbs;
+	u32 app;
+	u32 task;
 };
 
 int edge_validate_warp_state(const struct edge_warp_state *ws);
