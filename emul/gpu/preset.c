@@ -65,7 +65,7 @@ static const struct edge_preset edge_presets[] = {
 		.max_block_threads = 1024,
 		.max_regs_per_thread = 255,
 		.mem_bw_mbs = 616000,
-		.mem_load_pct = 30,
+		.mem_load_pct = 12,
 	},
 };
 

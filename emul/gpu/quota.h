@@ -39,6 +39,8 @@ struct edge_app {
 	u32 used;
 	u32 qos;		/* a latency-critical service */
 	u32 nr_tasks;		/* tasks of its chain (a query), or kernels */
+	u32 quota_pct;		/* a fixed quota (policy "mps"); 0: 100 % */
+	u32 cur_pct;		/* out: the quota a policy gives it now */
 	u64 chain_seq;		/* bumped when a chain begins */
 	u64 chain_start;	/* ns: the current chain's first task launched */
 	u64 chain_budget;	/* ns it may take (target less transfers) */

@@ -92,6 +92,16 @@ extern const struct edge_cp_policy *const edge_cp_policies[EDGE_POL_NR];
 /* Thread-block-level policies: the indices of edge_tb_policies[]. */
 enum edge_tb_policy_id {
 	EDGE_TBP_DEFAULT,	/* priority, then rank, then launch order */
+	EDGE_TBP_EVEN,		/* MPS: 200 % / n per application */
+	EDGE_TBP_PRIORITY,	/* MPS: 100 % service, 100 % / (n-1) batch */
+	EDGE_TBP_MPS,		/* MPS: each application's own quota */
+	EDGE_TBP_BAYMAX,	/* one task at a time, QoS headroom */
+	EDGE_TBP_CLAIUS,	/* just-enough quota, bandwidth, compensator */
+	EDGE_TBP_CLAIUS_NB,	/* ... without the bandwidth constraint */
+	EDGE_TBP_CLAIUS_NC,	/* ... without the lag compensator */
+	EDGE_TBP_CLAIUS_PRE,	/* ... quotas act on running kernels */
+	EDGE_TBP_STATIC,	/* fixed just-enough quotas (two services) */
+	EDGE_TBP_CLAIUS_EQ6,	/* C-Laius, compensator on Eq. 6 alone */
 	EDGE_TBP_NR,
 };
 
@@ -153,6 +163,18 @@ extern const struct edge_cp_policy edge_pol_lax, edge_pol_lax_sw,
 extern const struct edge_cp_policy edge_pol_bat, edge_pol_bay,
 	edge_pol_pro;						/* host.c */
 extern const struct edge_tb_policy edge_tbp_default;		/* tb_default.c */
+extern const struct edge_tb_policy edge_tbp_even, edge_tbp_priority,
+	edge_tbp_mps;						/* mps.c */
+extern const struct edge_tb_policy edge_tbp_baymax;		/* baymax.c */
+extern const struct edge_tb_policy edge_tbp_claius, edge_tbp_claius_nb,
+	edge_tbp_claius_nc, edge_tbp_claius_pre, edge_tbp_static,
+	edge_tbp_claius_eq6;					/* claius.c */
+
+/* Spatial multitasking's shared rules (mps.c): services go first. */
+bool edge_sp_qos(const struct edge_simt *s, const struct edge_kinst *ki);
+bool edge_sp_before(const struct edge_simt *s, const struct edge_kinst *a,
+		    const struct edge_kinst *b);
+u32 edge_sp_apps(const struct edge_simt *s, u32 *services);
 
 /* The LAX family's Algorithm 1, shared with Baymax (policy/lax.c). */
 bool edge_lax_admits(const struct edge_cp *cp, const struct edge_cp_job *j,

@@ -1199,6 +1199,7 @@ static void usage(FILE *o)
 }
 
 int jobsim_main(int argc, char **argv);
+int claiusim_main(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
@@ -1214,6 +1215,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "jobs"))
 		return jobsim_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "claius"))
+		return claiusim_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "policies")) {
 		/* The policy tables, one level a line: what the keys take. */
 		printf("queue:");
