@@ -421,7 +421,15 @@ static void compensate(const struct edge_simt *s, struct cl_svc *v,
 	v->q = q;
 }
 
-/* Section 8: T = t_predict - t_rest ranks two services; Eq. 8 steps. */
+/*
+ * Section 8 for two services.  T = t_predict - t_rest (Eq. 7) ranks
+ * them: the larger positive T is priority 1, T <= 0 priority 2 or 3.
+ * Each asks for what its lag compensator (Eq. 6) asks; one with T > 0
+ * asks at least +10 % or +20 % as Eq. 8's ratio of the two increments'
+ * savings against the 0.9 threshold chooses; one with T < 0 gives 10 %
+ * back when its prediction still fits (priority 3).  When both do not
+ * fit, priority 1's quota is met first and the other gets the rest.
+ */
 static void prioritise(const struct edge_simt *s, struct cl *c, u32 app,
 		       u32 o)
 {
@@ -442,37 +450,37 @@ static void prioritise(const struct edge_simt *s, struct cl *c, u32 app,
 	for (k = 0; k < 2; k++) {
 		const struct edge_app *a = &s->apps[who[k]];
 		struct cl_svc *x = &c->svc[who[k]];
-		u32 from = x->done + 1, step;
+		u32 from = x->done + 1, step, q = x->q;
 
 		if (!x->active || x->done >= a->nr_tasks)
 			continue;
-		if (t[k] > 0 && k == hi) {
-			/* Priority 1: +a or +b by Eq. 8, A against 0.9. */
-			u64 base = rest(a, from, x->q), xa, yb;
+		compensate(s, x, a, c->flags & CL_EQ6);
+		if (t[k] > 0) {
+			/* Eq. 8: A = (a / sum x_i) / (b / sum y_i) < 0.9: a */
+			u64 base = rest(a, from, q), xa, yb;
 
 			step = 1;
-			if (x->q + 2 <= CL_STEPS) {
-				xa = base - rest(a, from, x->q + 1);
-				yb = base - rest(a, from, x->q + 2);
-				/* A = (1 / xa) / (2 / yb) < 0.9 */
+			if (q + 2 <= CL_STEPS) {
+				xa = base - rest(a, from, q + 1);
+				yb = base - rest(a, from, q + 2);
 				if (xa && yb && yb * 10 >= xa * 18)
 					step = 2;
 			}
-			x->q = x->q + step > CL_STEPS ? CL_STEPS : x->q + step;
-		} else if (t[k] < 0 && x->q > 1 &&
-			   (s64)rest(a, from, x->q - 1) <=
-			   (s64)rest(a, from, x->q) - t[k]) {
-			x->q--;		/* priority 3: give one back */
+			if (x->q < q + step)
+				x->q = q + step > CL_STEPS ? CL_STEPS : q + step;
+		} else if (t[k] < 0 && q > 1 && x->q <= q &&
+			   (s64)rest(a, from, q - 1) <=
+			   (s64)rest(a, from, q) - t[k]) {
+			x->q = q - 1;		/* priority 3: give 10 % back */
 		}
 	}
-	/* The higher priority's quota is met first. */
 	if (v->active && w->active && v->q + w->q > CL_STEPS) {
 		struct cl_svc *lo = hi == 0 ? w : v;
 		struct cl_svc *top = hi == 0 ? v : w;
 
-		lo->q = top->q < CL_STEPS ? CL_STEPS - top->q : 1;
-		if (top->q + lo->q > CL_STEPS)
-			top->q = CL_STEPS - lo->q;
+		if (top->q >= CL_STEPS)
+			top->q = CL_STEPS - 1;
+		lo->q = CL_STEPS - top->q;
 	}
 }
 
