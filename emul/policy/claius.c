@@ -484,6 +484,52 @@ static void prioritise(const struct edge_simt *s, struct cl *c, u32 app,
 	}
 }
 
+/* Work of the running task @t left at quota @q, @left_pm of it left. */
+static u64 rest_mid(const struct edge_app *a, u32 t, u32 q, u64 left_pm)
+{
+	return edge_div64(pred(a, t, q) * left_pm, 1000) + rest(a, t + 1, q);
+}
+
+/*
+ * -pre (ours): the compensator also checks while a task runs, at each
+ * quarter of its TBs, and a raise acts at once: the running kernel's
+ * range grows and the batch TBs in it are preempted.  Between kernels
+ * only, a raise waits for the task to end, too late for a long task.
+ */
+static void cl_tb_end(struct edge_simt *s, struct edge_tb *tb)
+{
+	struct cl *c = s->tbp_priv;
+	struct edge_kinst *ki = tb->ki;
+	const struct edge_app *a = edge_app_of(s, ki);
+	struct cl_svc *v;
+	u64 spent, done_pm, lag, base, r, planned;
+	u32 q, t = ki->k.task, quarter;
+
+	if (!(c->flags & CL_PRE) || !a || !a->qos || !t || c->live[ki->k.app] != ki)
+		return;
+	v = &c->svc[ki->k.app];
+	quarter = (u32)(ki->k.num_tbs / 4) ? (u32)(ki->k.num_tbs / 4) : 1;
+	if (!v->active || (ki->tbs_done + 1) % quarter || other_svc(s, ki->k.app))
+		return;
+	done_pm = edge_div64_64((ki->tbs_done + 1) * 1000, ki->k.num_tbs);
+	spent = s->eng->now - v->t1;
+	planned = v->plan + edge_div64(pred(a, t, v->q0) * done_pm, 1000);
+	if (spent <= planned || done_pm >= 1000)
+		return;
+	lag = spent - planned;
+	base = rest_mid(a, t, v->q0, 1000 - done_pm);
+	for (q = v->q; q < CL_STEPS; q++) {
+		r = edge_div64_64(rest_mid(a, t, q, 1000 - done_pm) * (spent >> 10),
+				  planned >> 10 ? planned >> 10 : 1);
+		if (r <= base && base - r >= lag)
+			break;
+	}
+	if (q > v->q) {
+		v->q = q;
+		realloc_all(s, c);
+	}
+}
+
 static void cl_kernel_end(struct edge_simt *s, struct edge_kinst *ki)
 {
 	struct cl *c = s->tbp_priv;
@@ -523,6 +569,7 @@ static void cl_kernel_end(struct edge_simt *s, struct edge_kinst *ki)
 	.cap = cl_cap,					\
 	.kernel_launch = cl_kernel_launch,		\
 	.kernel_end = cl_kernel_end,			\
+	.tb_end = cl_tb_end,				\
 }
 
 const struct edge_tb_policy edge_tbp_claius = CLAIUS("claius", cl_init);
