@@ -18,7 +18,9 @@ u32 edge_quota_cores(const struct edge_simt *s, u32 pct)
 static bool in_range(const struct edge_simt *s, const struct edge_kinst *ki,
 		     u32 core)
 {
-	u32 off = (core + s->p->num_cores - ki->qfirst) % s->p->num_cores;
+	/* No division: the cap hook runs for every core a TB would fit on. */
+	u32 off = core >= ki->qfirst ? core - ki->qfirst :
+		  core + s->p->num_cores - ki->qfirst;
 
 	return off < ki->qlen;
 }

@@ -401,11 +401,10 @@ static void settle_pass(struct edge_simt *s)
 static int find_core_for_tb(struct edge_simt *s, const struct edge_kinst *ki,
 			    bool *capped)
 {
-	u32 n = s->p->num_cores, i;
+	u32 n = s->p->num_cores, i, c = s->rr_core;
 
-	for (i = 0; i < n; i++) {
-		u32 c = (s->rr_core + i) % n;
-
+	/* A wrap, not a division per core: this loop is the hot path. */
+	for (i = 0; i < n; i++, c = c + 1 == n ? 0 : c + 1) {
 		if (s->cores[c].reserved)
 			continue;
 		if (!tb_fits(s, &s->cores[c], &ki->k))
@@ -415,7 +414,7 @@ static int find_core_for_tb(struct edge_simt *s, const struct edge_kinst *ki,
 			*capped = true;
 			continue;
 		}
-		s->rr_core = (c + 1) % n;
+		s->rr_core = c + 1 == n ? 0 : c + 1;
 		return (int)c;
 	}
 	return -1;

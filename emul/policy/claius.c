@@ -299,9 +299,10 @@ static u32 cl_cap(const struct edge_simt *s, const struct edge_kinst *ki,
 		  u32 core)
 {
 	const struct cl *c = s->tbp_priv;
-	const struct edge_app *a = edge_app_of(s, ki);
+	u32 app = ki->k.app;
 
-	if (a && !a->qos && !c->bq[ki->k.app])
+	if (app && app < EDGE_APPS && s->apps[app].used && !s->apps[app].qos &&
+	    !c->bq[app])
 		return 0;
 	return edge_quota_cap(s, ki, core);
 }

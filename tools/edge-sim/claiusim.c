@@ -553,7 +553,7 @@ static void measure(u32 id)
 	}
 	for (i = 0; i < g.ninst; i++)
 		ids[i] = id;
-	run(ids, g.ninst, (u32)edge_tb_policy_find("mps"), 400000000ULL,
+	run(ids, g.ninst, (u32)edge_tb_policy_find("mps"), 100000000ULL,
 	    false, &o);
 	for (i = 1; i <= g.ninst; i++)
 		a->alone_rate += (u64)(o.rate[i] * 1e6);
