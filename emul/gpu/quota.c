@@ -15,8 +15,8 @@ u32 edge_quota_cores(const struct edge_simt *s, u32 pct)
 	return n > s->p->num_cores ? s->p->num_cores : n;
 }
 
-static bool in_range(const struct edge_simt *s, const struct edge_kinst *ki,
-		     u32 core)
+static bool covers(const struct edge_simt *s, const struct edge_kinst *ki,
+		   u32 core)
 {
 	/* No division: the cap hook runs for every core a TB would fit on. */
 	u32 off = core >= ki->qfirst ? core - ki->qfirst :
@@ -41,7 +41,7 @@ static bool in_range(const struct edge_simt *s, const struct edge_kinst *ki,
 u32 edge_quota_cap(const struct edge_simt *s, const struct edge_kinst *ki,
 		   u32 core)
 {
-	if (!in_range(s, ki, core))
+	if (!covers(s, ki, core))
 		return 0;
 	if (ki->cores_used < ki->quota)
 		return EDGE_TB_NOCAP;
@@ -104,18 +104,18 @@ u32 edge_quota_set(struct edge_simt *s, struct edge_kinst *ki, u32 first,
 	if (!preempt || !ki->tbs_running)
 		return 0;
 	for (c = 0; c < n; c++)
-		if (!in_range(s, ki, c) && edge_simt_resident(s, ki, c))
+		if (!covers(s, ki, c) && edge_simt_resident(s, ki, c))
 			pre += vacate(s, ki, c);
 	over = 0;
 	for (c = 0; c < n; c++)
-		if (in_range(s, ki, c) && live(s, ki, c))
+		if (covers(s, ki, c) && live(s, ki, c))
 			over++;
 	/* The cores it holds fewest TBs on go first: least work lost. */
 	while (over > ki->quota) {
 		u32 best = n, bn = ~0U, r;
 
 		for (c = 0; c < n; c++) {
-			r = in_range(s, ki, c) ? live(s, ki, c) : 0;
+			r = covers(s, ki, c) ? live(s, ki, c) : 0;
 			if (r && r < bn) {
 				bn = r;
 				best = c;
