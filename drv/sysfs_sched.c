@@ -383,6 +383,8 @@ static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
 			     "preemptions=%llu ewarps_free=%llu ewarps_waited=%llu tbs_dispatched=%llu tbs_done=%llu kernels_done=%llu\n",
 			     st->preemptions, st->ewarps_free, st->ewarps_waited,
 			     st->tbs_dispatched, st->tbs_done, st->kernels_done);
+	len += sysfs_emit_at(buf, len, "tb_preemptions=%llu tb_ctx_cycles=%llu\n",
+			     st->tb_preemptions, st->tb_ctx_cycles);
 	for (i = 0; i < EDGE_STALL_NR; i++)
 		len += sysfs_emit_at(buf, len, "stall_%s_cycles=%llu stall_%s_count=%llu\n",
 				     stall_names[i], st->stall_cycles[i],

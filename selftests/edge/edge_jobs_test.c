@@ -303,6 +303,49 @@ TEST_F(vjobs, edf_orders_by_deadline)
 	EXPECT_GE(1 + 2 + 3 + 4, pos[1]);
 }
 
+/*
+ * Two deadline classes in one stream, per SUBMIT_JOB: four jobs with a
+ * 1 s deadline and four with 5 us, shorter than their kernel's ~20 us
+ * alone.  LAX refuses the tight class (infeasible by its kernel's offline
+ * profile) and meets the loose one; EDF admits everything, runs the
+ * tight jobs first (earliest deadline), and they end late.
+ */
+TEST_F(vjobs, lax_refuses_infeasible_class)
+{
+	const char *pol[2] = { "lax", "edf" };
+	struct tally t;
+	int p, i, n;
+
+	for (p = 0; p < 2; p++) {
+		int tight_rej = 0, tight_late = 0, loose_met = 0;
+
+		ASSERT_EQ(0, sched_write("sched/queue_policy", pol[p]));
+		ASSERT_EQ(0, sched_write("sched/vt_hold", "1"));
+		for (i = 0; i < 8; i++)
+			ASSERT_EQ(0, submit(self->fd, i, i % 2 ? 5000 : 1000000000,
+					    &self->k, 1, i % 2, NULL));
+		ASSERT_EQ(0, sched_write("sched/vt_hold", "0"));
+		n = reap_n(self->fd, self->c, 8, 10000);
+		ASSERT_EQ(8, n);
+		t = count(self->c, n);
+		EXPECT_EQ(8, t.done + t.rejected);
+		for (i = 0; i < n; i++) {
+			if (!self->c[i].user_data) {
+				loose_met += self->c[i].met != 0;
+				continue;
+			}
+			tight_rej += self->c[i].status == EDGE_CQE_REJECTED;
+			tight_late += self->c[i].status == EDGE_CQE_DONE &&
+				      !self->c[i].met;
+		}
+		ksft_print_msg("%s: tight refused %d, tight late %d, loose met %d\n",
+			       pol[p], tight_rej, tight_late, loose_met);
+		EXPECT_EQ(4, loose_met);
+		EXPECT_EQ(p == 0 ? 4 : 0, tight_rej);
+		EXPECT_EQ(p == 0 ? 0 : 4, tight_late);
+	}
+}
+
 /* Counters of the job path, to check that a failed call changed none. */
 static void expect_untouched(struct __test_metadata *_metadata, int fd,
 			     long long submitted)

@@ -23,9 +23,13 @@
  *                  producer), step, run to a time, set a whole raw
  *                  config, set one field of the current config (as a
  *                  sysfs write does), cancel an entry and register it
- *                  again, flip NEED_WAKEUP, run several steps
+ *                  again, flip NEED_WAKEUP, run several steps,
+ *                  preempt a resident TB (thread-block preemption),
+ *                  make room for the first waiting kernel
  *
  * Asserted:
+ *   - edge_simt_preempt_tb() returns 0, -EBUSY or -ENOSPC, and counts a
+ *     preemption exactly when it returns 0;
  *   - edge_model_set_cfg() returns 0 or -EINVAL, and 0 exactly when the
  *     config is valid by an independent reading of the knobs' ranges
  *     (ref_cfg_valid(): policy, victim, flush bits, reserve_pct <= 100,
@@ -220,6 +224,32 @@ static void shapes(struct fz_in *in, const struct edge_preset *p,
 				    32, 0, 8, 64, 300, NULL), "event");
 }
 
+/*
+ * Thread-block preemption of resident TB number @pick: it is taken off
+ * its core, or refused (-EBUSY: finishing, leaving, lending warps;
+ * -ENOSPC: no saved-context slot) with nothing changed.
+ */
+static void preempt_tb(struct fz_ctx *c, u32 pick)
+{
+	struct edge_simt *s = &c->m->simt;
+	u64 before = s->st.tb_preemptions;
+	struct edge_tb *tb = NULL;
+	u32 i, n = 0;
+	int ret;
+
+	for (i = 0; i < s->nr_tbs; i++)
+		if (s->tbs[i].used && n++ == pick % (s->nr_tbs - s->nr_free_tbs + 1))
+			tb = &s->tbs[i];
+	if (!tb)
+		return;
+	ret = edge_simt_preempt_tb(s, tb);
+	FZ_ASSERT(!ret || ret == -EBUSY || ret == -ENOSPC, "preempt_tb: %d",
+		  ret);
+	FZ_ASSERT(s->st.tb_preemptions == before + !ret,
+		  "a refused preemption counted");
+	fz_after(c, FZ_STEP_NONE, NULL);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const presets[] = { "edge", "lax", "h100-like" };
@@ -284,6 +314,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		case 9:
 			fz_set_sq_flags(&c, (op >> 4) & EDGE_SQ_NEED_WAKEUP);
+			break;
+		case 10:
+			preempt_tb(&c, fz_u16(&in));
+			break;
+		case 11:
+			/* A preemptive policy makes room for the head kernel. */
+			edge_simt_preempt_for_head(&c.m->simt, (op >> 4) * 7);
+			fz_after(&c, FZ_STEP_NONE, NULL);
 			break;
 		default: {
 			u32 i;
