@@ -31,20 +31,20 @@ APPS=$here/scenarios/claius/apps.txt
 MULT=340
 TIGHT=150
 Q=()
-((SMOKE)) && Q=(-q 8)
+if ((SMOKE)); then Q=(-q 8); fi
 POLS=even,priority,baymax,claius-nb,claius-nc,claius
 
 start=$(date +%s.%N)
 # The work in JOBS-sized pieces: pairs by service, then the rest.
 {
 	for s in face,ner dig,pos imc,chk; do
-		echo "pairs-$s -m $MULT -P $POLS -S $s $APPS pairs"
+		echo "pairs-$s ${Q[*]} -m $MULT -P $POLS -S $s $APPS pairs"
 	done
-	echo "tight -m $TIGHT -P claius,claius-pre -B BFS,HS $APPS pairs"
-	echo "groups -m $MULT -i 2 -B BFS -P static-opt,claius $APPS groups"
-	echo "fig17 -m $MULT -P claius -S imc -B BFS -T $tmp/trace.csv -t imc+BFS $APPS pairs"
+	echo "tight ${Q[*]} -m $TIGHT -P claius,claius-pre -B BFS,HS $APPS pairs"
+	echo "groups ${Q[*]} -m $MULT -i 2 -B BFS -P static-opt,claius $APPS groups"
+	echo "fig17 ${Q[*]} -m $MULT -P claius -S imc -B BFS -T $tmp/trace.csv -t imc+BFS $APPS pairs"
 } | xargs -P "$JOBS" -L 1 sh -c 'sim=$1 out=$2 name=$3; shift 3; "$sim" claius "$@" >"$out/$name.csv" 2>"$out/$name.err"' \
-	_ "$SIM" "$tmp" "${Q[@]}"
+	_ "$SIM" "$tmp"
 end=$(date +%s.%N)
 seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
 predictor=$(sed -n 's/^claius_table_seconds=//p' "$tmp/fig17.err")
