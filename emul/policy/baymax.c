@@ -109,7 +109,8 @@ static void bay_kernel_end(struct edge_simt *s, struct edge_kinst *ki)
 
 	if (b->cur == ki)
 		b->cur = NULL;
-	if (a && a->qos)
+	/* Launched before this policy took over: not counted. */
+	if (a && a->qos && b->svc_live)
 		b->svc_live--;
 	if (a && a->qos && ki->k.task) {
 		chain_done(b, a, ki->k.app);

@@ -375,7 +375,8 @@ static void cl_kernel_launch(struct edge_simt *s, struct edge_kinst *ki)
 	const struct edge_app *a = edge_app_of(s, ki);
 	u32 app = ki->k.app;
 
-	if (!a)
+	/* A task the application's table does not describe: not ours. */
+	if (!a || !ki->k.task || ki->k.task > a->nr_tasks)
 		return;
 	c->live[app] = ki;
 	if (a->qos) {
@@ -542,6 +543,8 @@ static void cl_kernel_end(struct edge_simt *s, struct edge_kinst *ki)
 		return;
 	if (c->live[app] == ki)
 		c->live[app] = NULL;
+	if (ki->k.task > a->nr_tasks)
+		return;
 	if (!a->qos || !ki->k.task)
 		return;
 	v = &c->svc[app];
