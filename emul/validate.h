@@ -37,6 +37,16 @@ struct edge_kdesc {
 	 * in Pai et al. Fig. 6; 0: symmetric.  Not in the ABI: edge-sim's.
 	 */
 	u32 tb_skew;
+	/*
+	 * Spatial sharing (gpu/membw.c, gpu/quota.c): global memory traffic
+	 * of one resident TB running at its isolated speed, MB/s (0: the
+	 * older mem_pct-only model); the application (MPS client) it belongs
+	 * to, 0 for none; its position in its application's chain of tasks,
+	 * from 1 (0: not in a chain).
+	 */
+	u32 mem_bw_mbs;
+	u32 app;
+	u32 task;
 };
 
 int edge_validate_warp_state(const struct edge_warp_state *ws);

@@ -135,16 +135,19 @@ void edge_simt_kcount_add(struct edge_core *c, struct edge_kinst *ki)
 	}
 	c->kc[c->nr_kc].ki = ki;
 	c->kc[c->nr_kc++].n = 1;
+	ki->cores_used++;	/* for its quota (gpu/quota.c) */
 }
 
-void edge_simt_kcount_sub(struct edge_core *c, const struct edge_kinst *ki)
+void edge_simt_kcount_sub(struct edge_core *c, struct edge_kinst *ki)
 {
 	u32 i;
 
 	for (i = 0; i < c->nr_kc; i++) {
 		if (c->kc[i].ki == ki) {
-			if (!--c->kc[i].n)
+			if (!--c->kc[i].n) {
 				c->kc[i] = c->kc[--c->nr_kc];
+				ki->cores_used--;
+			}
 			return;
 		}
 	}

@@ -40,10 +40,11 @@ void edge_simt_enqueue(struct edge_simt *s, struct edge_kinst *ki);
 void edge_simt_queue_insert(struct edge_simt *s, struct edge_kinst *ki);
 void edge_simt_queue_remove(struct edge_simt *s, struct edge_kinst *ki);
 void edge_simt_kcount_add(struct edge_core *c, struct edge_kinst *ki);
-void edge_simt_kcount_sub(struct edge_core *c, const struct edge_kinst *ki);
+void edge_simt_kcount_sub(struct edge_core *c, struct edge_kinst *ki);
 int edge_simt_set_tb_policy(struct edge_simt *s, u32 id);
 u32 edge_simt_tb_regs(const struct edge_simt *s, const struct edge_kdesc *k);
 u64 edge_simt_ctx_cycles(const struct edge_simt *s, const struct edge_kdesc *k);
+u64 edge_simt_ratio_milli(u64 a, u64 b);
 
 /* tbpreempt.c: thread-block preemption */
 void edge_simt_tb_suspended(struct edge_simt *s, struct edge_tb *tb);

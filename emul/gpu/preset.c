@@ -64,6 +64,26 @@ static const struct edge_preset edge_presets[] = {
 		.max_block_threads = 1024,
 		.max_regs_per_thread = 63,
 	},
+	{
+		/*
+		 * C-Laius' GPU (Table 4): an RTX 2080 Ti, 68 Turing SMs at
+		 * the 1545 MHz boost clock; Turing's per-SM limits (1024
+		 * threads, 16 blocks, 64 K registers, 64 KB shared memory);
+		 * 616 GB/s of global memory bandwidth (Section 9.1).
+		 */
+		.name = "rtx2080ti",
+		.num_cores = 68,
+		.clock_khz = 1545000,
+		.warp_size = 32,
+		.threads_per_core = 1024,
+		.tb_slots_per_core = 16,
+		.regs_per_core = 65536,
+		.smem_per_core = 64 * 1024,
+		.max_block_threads = 1024,
+		.max_regs_per_thread = 255,
+		.mem_bw_mbs = 616000,
+		.mem_load_pct = 12,
+	},
 };
 
 const struct edge_preset *edge_preset_find(const char *name)

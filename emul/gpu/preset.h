@@ -21,6 +21,8 @@ struct edge_preset {
 	u32 smem_per_core;	/* bytes of shared memory */
 	u32 max_block_threads;
 	u32 max_regs_per_thread;
+	u32 mem_bw_mbs;		/* peak global memory bandwidth, MB/s; 0: none */
+	u32 mem_load_pct;	/* memory-bound time + this % at full load */
 };
 
 const struct edge_preset *edge_preset_find(const char *name);

@@ -125,8 +125,9 @@ int edge_simt_init(struct edge_simt *s, const struct edge_preset *p,
 	s->ki = edge_zalloc(sizeof(*s->ki) * s->nr_ki);
 	s->kc = edge_zalloc(sizeof(*s->kc) * s->nr_tbs);
 	s->susp = edge_zalloc(sizeof(*s->susp) * s->nr_tbs);
+	s->apps = edge_zalloc(sizeof(*s->apps) * EDGE_APPS);
 	if (!s->cores || !s->tbs || !s->tb_ptrs || !s->free_tbs ||
-	    !s->unsettled || !s->ki || !s->kc || !s->susp) {
+	    !s->unsettled || !s->ki || !s->kc || !s->susp || !s->apps) {
 		edge_simt_fini(s);
 		return -ENOMEM;
 	}
@@ -168,8 +169,10 @@ void edge_simt_fini(struct edge_simt *s)
 	s->tbp_priv = NULL;
 	edge_free(s->kc);
 	edge_free(s->susp);
+	edge_free(s->apps);
 	s->kc = NULL;
 	s->susp = NULL;
+	s->apps = NULL;
 	edge_free(s->cores);
 	edge_free(s->tbs);
 	edge_free(s->tb_ptrs);
@@ -327,6 +330,7 @@ static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
 	c->warps += k->warps_per_tb;
 	c->regs += edge_simt_tb_regs(s, k);
 	c->smem += k->smem_per_block;
+	s->bw_resident += k->mem_bw_mbs;
 	c->tb[c->nr_tbs++] = tb;
 	edge_simt_kcount_add(c, ki);
 
@@ -395,11 +399,14 @@ static void settle_pass(struct edge_simt *s)
 		u64 cycles = tb->iso_cycles;
 
 		/*
-		 * warp_cycles is the time on a fully busy GPU; the
-		 * memory-bound share of it shrinks when fewer cores share
-		 * the bandwidth.
+		 * A kernel that declares its traffic contends for the
+		 * device's bandwidth (gpu/membw.c).  Otherwise warp_cycles
+		 * is the time on a fully busy GPU; the memory-bound share of
+		 * it shrinks when fewer cores share the bandwidth.
 		 */
-		if (k->ws.mem_pct) {
+		if (k->mem_bw_mbs && s->p->mem_bw_mbs) {
+			cycles = edge_membw_stretch(s, k, cycles);
+		} else if (k->ws.mem_pct) {
 			u64 part = edge_div64(cycles * k->ws.mem_pct, 100);
 
 			cycles -= part;
@@ -422,7 +429,7 @@ static void settle_pass(struct edge_simt *s)
 static int find_core_for_tb(struct edge_simt *s, struct edge_kinst *ki,
 			    bool *capped)
 {
-	u32 n = s->p->num_cores, i;
+	u32 n = s->p->num_cores, i, c = s->rr_core;
 	bool fits = false;
 
 	/*
@@ -433,9 +440,9 @@ static int find_core_for_tb(struct edge_simt *s, struct edge_kinst *ki,
 	 */
 	if (ki->nofit_gen == s->res_gen + 1)
 		return -1;
-	for (i = 0; i < n; i++) {
-		u32 c = (s->rr_core + i) % n;
 
+	/* A wrap, not a division per core: this loop is the hot path. */
+	for (i = 0; i < n; i++, c = c + 1 == n ? 0 : c + 1) {
 		if (s->cores[c].reserved)
 			continue;
 		if (!tb_fits(s, &s->cores[c], &ki->k))
@@ -446,50 +453,13 @@ static int find_core_for_tb(struct edge_simt *s, struct edge_kinst *ki,
 			*capped = true;
 			continue;
 		}
-		s->rr_core = (c + 1) % n;
+		s->rr_core = c + 1 == n ? 0 : c + 1;
 		return (int)c;
 	}
 	/* Only resources, not a policy's cap, held it back. */
 	if (!fits)
 		ki->nofit_gen = s->res_gen + 1;
 	return -1;
-}
-
-/* a / b in thousandths, for a, b in nanoseconds (below 2^44: ~4.8 h). */
-static u64 ratio_milli(u64 a, u64 b)
-{
-	while (b > 0xffffffffULL || a > (~0ULL / 1000)) {
-		a >>= 1;
-		b >>= 1;
-	}
-	return b ? edge_div64(a * 1000, (u32)b) : 0;
-}
-
-/*
- * ANTT: the mean over finished kernels of runtime / isolated runtime;
- * STP: the sum of isolated / runtime (Eyerman and Eeckhout).  Both in
- * thousandths.
- */
-u64 edge_simt_antt_milli(const struct edge_simt *s)
-{
-	u64 sum = 0, n = 0;
-	u32 i;
-
-	for (i = 0; i < EDGE_SIMT_TAGS; i++) {
-		sum += s->st.tag[i].slowdown_sum_milli;
-		n += s->st.tag[i].done;
-	}
-	return n ? ratio_milli(sum, n) / 1000 : 0;
-}
-
-u64 edge_simt_stp_milli(const struct edge_simt *s)
-{
-	u64 sum = 0;
-	u32 i;
-
-	for (i = 0; i < EDGE_SIMT_TAGS; i++)
-		sum += s->st.tag[i].progress_sum_milli;
-	return sum;
 }
 
 /*
@@ -523,8 +493,8 @@ void edge_simt_kernel_done(struct edge_simt *s, struct edge_kinst *ki,
 	if (!ki->ewarp && s->tbp->kernel_end)
 		s->tbp->kernel_end(s, ki);
 	if (ki->iso_ns && run) {
-		t->slowdown_sum_milli += ratio_milli(run, ki->iso_ns);
-		t->progress_sum_milli += ratio_milli(ki->iso_ns, run);
+		t->slowdown_sum_milli += edge_simt_ratio_milli(run, ki->iso_ns);
+		t->progress_sum_milli += edge_simt_ratio_milli(ki->iso_ns, run);
 	}
 	s->st.kernels_done++;
 	s->reporting = ki;
@@ -546,6 +516,7 @@ void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb)
 	c->warps -= k->warps_per_tb;
 	c->regs -= edge_simt_tb_regs(s, k);
 	c->smem -= k->smem_per_block;
+	s->bw_resident -= k->mem_bw_mbs;
 	for (i = 0; i < c->nr_tbs; i++) {
 		if (c->tb[i] == tb) {
 			c->tb[i] = c->tb[--c->nr_tbs];
@@ -637,6 +608,10 @@ int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 	ki->started = false;
 	ki->nr_susp = 0;
 	ki->susp = EDGE_SUSP_NONE;
+	ki->qfirst = 0;
+	ki->qlen = s->p->num_cores;
+	ki->quota = s->p->num_cores;
+	ki->cores_used = 0;
 	ki->counted = !ew;
 	if (ew)
 		s->ewarp_len++;

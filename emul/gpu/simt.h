@@ -18,6 +18,7 @@
 #include "stats.h"
 #include "validate.h"
 #include "policy/policy.h"
+#include "gpu/quota.h"
 
 #define EDGE_KMU_PENDING	1024	/* kernels waiting for the KDU */
 #define EDGE_KDU_RUNNING	32	/* kernels the KDU dispatches from */
@@ -85,6 +86,11 @@ struct edge_kinst {
 	u32 susp;		/* ... the first of them (edge_simt.susp) */
 	u64 ew_epoch;		/* s->ew_epoch when queued (event warps) */
 	u64 nofit_gen;		/* s->res_gen + 1 when no core fit its TB */
+	/* Its compute quota (gpu/quota.c): cores it may use, and how many */
+	u32 qfirst;		/* cores qfirst .. qfirst + qlen - 1 (wrapping) */
+	u32 qlen;
+	u32 quota;		/* most cores it holds TBs on at once */
+	u32 cores_used;		/* cores it holds TBs on now */
 	struct edge_kinst *next;	/* queue link */
 };
 
@@ -250,6 +256,8 @@ struct edge_simt {
 	struct edge_susp *susp;	/* preempted TBs' work, nr_tbs of them */
 	const struct edge_kinst *reporting;	/* in the done callback */
 	u32 free_susp;		/* free list of susp, EDGE_SUSP_NONE at end */
+	u64 bw_resident;	/* resident TBs' memory demand, MB/s (membw.c) */
+	struct edge_app *apps;	/* applications sharing it (gpu/quota.h) */
 	struct edge_simt_stats st;
 };
 

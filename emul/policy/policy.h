@@ -97,6 +97,16 @@ enum edge_tb_policy_id {
 	EDGE_TBP_SRTF,		/* Simple Slicing, hand-off as TBs end */
 	EDGE_TBP_SRTF_ADAPTIVE,	/* ... shares when slowdowns spread */
 	EDGE_TBP_SRTF_PREEMPT,	/* ... hands cores over by preemption */
+	EDGE_TBP_EVEN,		/* MPS: 200 % / n per application */
+	EDGE_TBP_PRIORITY,	/* MPS: 100 % service, 100 % / (n-1) batch */
+	EDGE_TBP_MPS,		/* MPS: each application's own quota */
+	EDGE_TBP_BAYMAX,	/* one task at a time, QoS headroom */
+	EDGE_TBP_CLAIUS,	/* just-enough quota, bandwidth, compensator */
+	EDGE_TBP_CLAIUS_NB,	/* ... without the bandwidth constraint */
+	EDGE_TBP_CLAIUS_NC,	/* ... without the lag compensator */
+	EDGE_TBP_CLAIUS_PRE,	/* ... quotas act on running kernels */
+	EDGE_TBP_STATIC,	/* fixed just-enough quotas (two services) */
+	EDGE_TBP_CLAIUS_EQ6,	/* C-Laius, compensator on Eq. 6 alone */
 	EDGE_TBP_NR,
 };
 
@@ -166,6 +176,19 @@ extern const struct edge_tb_policy edge_tbp_srtf, edge_tbp_srtf_adaptive,
 struct edge_slicing;
 const struct edge_slicing *edge_srtf_predictor(const struct edge_simt *s);
 bool edge_srtf_sharing(const struct edge_simt *s);
+
+extern const struct edge_tb_policy edge_tbp_even, edge_tbp_priority,
+	edge_tbp_mps;						/* mps.c */
+extern const struct edge_tb_policy edge_tbp_baymax;		/* baymax.c */
+extern const struct edge_tb_policy edge_tbp_claius, edge_tbp_claius_nb,
+	edge_tbp_claius_nc, edge_tbp_claius_pre, edge_tbp_static,
+	edge_tbp_claius_eq6;					/* claius.c */
+
+/* Spatial multitasking's shared rules (mps.c): services go first. */
+bool edge_sp_qos(const struct edge_simt *s, const struct edge_kinst *ki);
+bool edge_sp_before(const struct edge_simt *s, const struct edge_kinst *a,
+		    const struct edge_kinst *b);
+u32 edge_sp_apps(const struct edge_simt *s, u32 *services);
 
 /* The LAX family's Algorithm 1, shared with Baymax (policy/lax.c). */
 bool edge_lax_admits(const struct edge_cp *cp, const struct edge_cp_job *j,

@@ -29,6 +29,16 @@ const struct edge_tb_policy *const edge_tb_policies[EDGE_TBP_NR] = {
 	[EDGE_TBP_SRTF] = &edge_tbp_srtf,		/* srtf.c */
 	[EDGE_TBP_SRTF_ADAPTIVE] = &edge_tbp_srtf_adaptive,
 	[EDGE_TBP_SRTF_PREEMPT] = &edge_tbp_srtf_preempt,
+	[EDGE_TBP_EVEN] = &edge_tbp_even,		/* mps.c */
+	[EDGE_TBP_PRIORITY] = &edge_tbp_priority,
+	[EDGE_TBP_MPS] = &edge_tbp_mps,
+	[EDGE_TBP_BAYMAX] = &edge_tbp_baymax,		/* baymax.c */
+	[EDGE_TBP_CLAIUS] = &edge_tbp_claius,		/* claius.c */
+	[EDGE_TBP_CLAIUS_NB] = &edge_tbp_claius_nb,
+	[EDGE_TBP_CLAIUS_NC] = &edge_tbp_claius_nc,
+	[EDGE_TBP_CLAIUS_PRE] = &edge_tbp_claius_pre,
+	[EDGE_TBP_STATIC] = &edge_tbp_static,
+	[EDGE_TBP_CLAIUS_EQ6] = &edge_tbp_claius_eq6,
 };
 
 const char *edge_cp_policy_name(u32 policy)

@@ -212,7 +212,7 @@ TEST(sched_knobs_validate)
 /* The policy knobs take the names the policy tables list, and no other. */
 TEST(policy_tables_in_sysfs)
 {
-	char buf[256], *w, *save = NULL;
+	char buf[256], *w, *save = NULL, names[256], now[64], *p, *sp = NULL;
 	int n = 0;
 
 	ASSERT_EQ(0, edge_module_load(""));
@@ -226,12 +226,22 @@ TEST(policy_tables_in_sysfs)
 	EXPECT_EQ(0, sched_write("sched/queue_policy", "rr"));
 	ASSERT_EQ(0, edge_sysfs_str(0, "sched/tb_policies", buf, sizeof(buf)));
 	EXPECT_NE(NULL, strstr(buf, "default"));
+	/* The spatial ones (quotas, C-Laius) are there. */
+	EXPECT_NE(NULL, strstr(buf, "claius"));
+	EXPECT_NE(NULL, strstr(buf, "even"));
+	snprintf(names, sizeof(names), "%s", buf);
 	ASSERT_EQ(0, edge_sysfs_str(0, "sched/tb_policy", buf, sizeof(buf)));
 	EXPECT_STREQ("default", buf);
 	EXPECT_EQ(-EINVAL, sched_write("sched/tb_policy", "fastest"));
 	EXPECT_EQ(0, sched_write("sched/tb_policy", "default"));
 	ASSERT_EQ(0, edge_sysfs_str(0, "sched/tb_policy", buf, sizeof(buf)));
 	EXPECT_STREQ("default", buf);
+	/* Each thread-block policy is taken at run time, and reads back. */
+	for (p = strtok_r(names, " \n", &sp); p; p = strtok_r(NULL, " \n", &sp)) {
+		EXPECT_EQ(0, sched_write("sched/tb_policy", p)) TH_LOG("%s", p);
+		ASSERT_EQ(0, edge_sysfs_str(0, "sched/tb_policy", now, sizeof(now)));
+		EXPECT_STREQ(p, now);
+	}
 	ASSERT_EQ(0, edge_module_unload(3000));
 }
 

@@ -1200,6 +1200,7 @@ static void usage(FILE *o)
 
 int jobsim_main(int argc, char **argv);
 int pairsim_main(int argc, char **argv);
+int claiusim_main(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
@@ -1217,6 +1218,8 @@ int main(int argc, char **argv)
 		return jobsim_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "pairs"))
 		return pairsim_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "claius"))
+		return claiusim_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "policies")) {
 		/* The policy tables, one level a line: what the keys take. */
 		printf("queue:");

@@ -1,0 +1,584 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * C-Laius (Zhang et al.): spatial quotas that give a latency-critical
+ * query just enough of the GPU and the rest to batch applications.
+ *
+ * - Predictor: a task's duration and bandwidth at each 10 % quota come
+ *   from edge_app.prof, a table the launcher fills from isolated runs of
+ *   each task on the model (the paper trains decision trees; a table of
+ *   the model's own isolated runs is enough here).
+ * - Just enough (Section 6.1): when a query's first task launches, the
+ *   smallest quota whose predicted tasks fit the time left to its target
+ *   (T_target - T_pcie: the launcher starts the chain when the query
+ *   arrives, and its transfer is spent before its first task).
+ * - Batch (Section 6.2): the rest of the cores to the batch applications
+ *   by a knapsack over 10 % steps that maximises their summed predicted
+ *   throughput while their bandwidth and the services' stays under the
+ *   device's peak (-nb: without that constraint).
+ * - Lag compensator (Section 7): after each task, with L the time spent
+ *   so far less the prediction at the first quota q0 for the tasks done,
+ *   the smallest quota q' >= q0 whose saving on the remaining tasks,
+ *   sum(t_i(q0) - t_i(q')), is at least L (Eq. 6, T_now - T_new - T_save
+ *   >= lag), the remaining tasks' predictions scaled by the slowdown seen
+ *   so far (ours; -eq6 without); back to q0 once L <= 0 (-nc: none).
+ * - Two services (Section 8): each begins at its just-enough quota, the
+ *   steeper one first when both do not fit; after each task T = t_predict
+ *   - t_rest (Eq. 7) ranks them: the one with the larger positive T gets
+ *   +10 % or +20 % by Eq. 8's ratio against the 0.9 threshold, one with
+ *   T < 0 gives 10 % back when its prediction still fits.
+ * - static-opt: the services' just-enough quotas for their nominal
+ *   budget, fixed; batch as above.
+ *
+ * Quotas change between kernels: a kernel keeps the quota it launched
+ * with.  -pre (ours): a change also acts on running kernels, taking
+ * cores back by thread-block preemption.
+ *
+ * Cores: the services' partitions from core 0 up, in application order;
+ * the batch applications share the rest, each on at most its share.
+ */
+#include "gpu/simt.h"
+
+#define CL_NB		0x1	/* no bandwidth constraint */
+#define CL_NC		0x2	/* no lag compensator */
+#define CL_PRE		0x4	/* changes act on running kernels */
+#define CL_STATIC	0x8	/* fixed quotas */
+#define CL_EQ6		0x10	/* Eq. 6 on the isolated predictions alone */
+#define CL_STEPS	EDGE_QUOTA_STEPS
+#define CL_MEMO		16
+
+struct cl_svc {
+	u64 seq;		/* chain seen */
+	bool active;
+	u32 done;		/* its tasks completed */
+	u32 q0, q;		/* steps: first and current quota */
+	u64 t1;			/* first task launched, ns */
+	u64 plan;		/* predicted time of the tasks done, at q0 */
+};
+
+struct cl_memo {
+	bool used;
+	u32 free;		/* steps for batch */
+	u64 bw;			/* bandwidth left for batch */
+	u32 task[EDGE_APPS];
+	u32 x[EDGE_APPS];
+};
+
+struct cl {
+	u32 flags;
+	struct cl_svc svc[EDGE_APPS];
+	u32 bq[EDGE_APPS];		/* batch steps */
+	u32 btask[EDGE_APPS];		/* batch app's latest task */
+	struct edge_kinst *live[EDGE_APPS];	/* its running kernel */
+	u32 batch_first;		/* batch cores: from here to the end */
+	struct cl_memo memo[CL_MEMO];
+	u32 memo_next;
+};
+
+static u64 pred(const struct edge_app *a, u32 task, u32 q)
+{
+	return a->prof[task - 1].ns[q - 1];
+}
+
+/* Predicted time of tasks @from .. the last at quota @q. */
+static u64 rest(const struct edge_app *a, u32 from, u32 q)
+{
+	u64 t = 0;
+
+	for (; from <= a->nr_tasks; from++)
+		t += pred(a, from, q);
+	return t;
+}
+
+/* The smallest quota whose remaining tasks fit @avail ns. */
+static u32 just_enough(const struct edge_app *a, u32 from, u64 avail)
+{
+	u32 q;
+
+	for (q = 1; q < CL_STEPS; q++)
+		if (rest(a, from, q) <= avail)
+			return q;
+	return CL_STEPS;
+}
+
+static u32 quota_hold(const struct edge_simt *s, struct cl *c, u32 i)
+{
+	const struct edge_app *a = &s->apps[i];
+
+	if (c->svc[i].active)
+		return c->svc[i].q;
+	if (!(c->flags & CL_STATIC) && c->svc[i].q0)
+		return c->svc[i].q0;
+	return just_enough(a, 1, a->chain_budget);
+}
+
+/* Bandwidth of the service's most demanding remaining task at @q. */
+static u64 svc_bw(const struct edge_app *a, u32 from, u32 q)
+{
+	u64 bw = 0;
+
+	for (from = from ? from : 1; from <= a->nr_tasks; from++)
+		if (a->prof[from - 1].bw_mbs[q - 1] > bw)
+			bw = a->prof[from - 1].bw_mbs[q - 1];
+	return bw;
+}
+
+/* Best batch steps for items @i.. within @free steps and @bw; value. */
+static u64 knap(const struct edge_simt *s, struct cl *c, const u32 *ids,
+		u32 n, u32 i, u32 free, u64 bw, u32 *best_x)
+{
+	u64 best = 0, v;
+	u32 q, j;
+
+	if (i == n)
+		return 0;
+	for (q = 0; q <= free; q++) {
+		const struct edge_app *a = &s->apps[ids[i]];
+		u32 t = c->btask[ids[i]] ? c->btask[ids[i]] : 1;
+		u64 g = q ? a->prof[t - 1].bw_mbs[q - 1] : 0;
+		u32 sub[EDGE_APPS];
+
+		if (!(c->flags & CL_NB) && g > bw)
+			break;
+		/* Throughput relative to the whole GPU's, in ppm. */
+		v = q ? edge_div64_64(a->prof[t - 1].ns[CL_STEPS - 1] *
+				      1000000ULL, pred(a, t, q)) : 0;
+		v += knap(s, c, ids, n, i + 1, free - q,
+			  (c->flags & CL_NB) ? bw : bw - g, sub);
+		if (v > best || q == 0) {
+			best = v;
+			best_x[i] = q;
+			for (j = i + 1; j < n; j++)
+				best_x[j] = sub[j];
+		}
+	}
+	return best;
+}
+
+static void batch_alloc(struct edge_simt *s, struct cl *c, u32 free, u64 bw)
+{
+	u32 ids[EDGE_APPS], bx[EDGE_APPS] = { 0 };
+	u32 n = 0, i, m;
+	struct cl_memo *e;
+
+	for (i = 1; i < EDGE_APPS; i++)
+		if (s->apps[i].used && !s->apps[i].qos && s->apps[i].nr_tasks)
+			ids[n++] = i;
+	for (m = 0; m < CL_MEMO; m++) {
+		e = &c->memo[m];
+		if (!e->used || e->free != free || e->bw != bw)
+			continue;
+		for (i = 0; i < n && e->task[ids[i]] == c->btask[ids[i]]; i++)
+			;
+		if (i == n)
+			goto found;
+	}
+	knap(s, c, ids, n, 0, free, bw, bx);
+	e = &c->memo[c->memo_next++ % CL_MEMO];
+	memset(e, 0, sizeof(*e));
+	e->used = true;
+	e->free = free;
+	e->bw = bw;
+	for (i = 0; i < n; i++) {
+		e->task[ids[i]] = c->btask[ids[i]];
+		e->x[ids[i]] = bx[i];
+	}
+found:
+	for (i = 0; i < n; i++)
+		c->bq[ids[i]] = e->x[ids[i]];
+}
+
+/* A kernel's quota from the current allocation. */
+static void apply(struct edge_simt *s, struct cl *c, struct edge_kinst *ki,
+		  bool preempt)
+{
+	u32 n = s->p->num_cores, app = ki->k.app, first = 0, i, len;
+
+	if (s->apps[app].qos) {
+		for (i = 1; i < app; i++)
+			if (s->apps[i].used && s->apps[i].qos)
+				first += edge_quota_cores(s, quota_hold(s, c, i) * 10);
+		len = edge_quota_cores(s, quota_hold(s, c, app) * 10);
+		if (first + len > n)
+			first = n - len;
+		edge_quota_set(s, ki, first, len, len, preempt);
+		return;
+	}
+	len = c->batch_first < n ? n - c->batch_first : 1;
+	edge_quota_set(s, ki, c->batch_first < n ? c->batch_first : n - 1, len,
+		       c->bq[app] ? edge_quota_cores(s, c->bq[app] * 10) : 1,
+		       preempt);
+}
+
+/* The services' quotas changed: batch gets the rest; kernels follow. */
+static void realloc_all(struct edge_simt *s, struct cl *c)
+{
+	u64 bw = s->p->mem_bw_mbs, g;
+	u32 used = 0, cores = 0, i, q;
+	bool pre = c->flags & CL_PRE;
+
+	for (i = 1; i < EDGE_APPS; i++) {
+		if (!s->apps[i].used || !s->apps[i].qos)
+			continue;
+		q = quota_hold(s, c, i);
+		used += q;
+		cores += edge_quota_cores(s, q * 10);
+		s->apps[i].cur_pct = c->svc[i].active ? q * 10 : 0;
+		g = svc_bw(&s->apps[i], c->svc[i].active ? c->svc[i].done + 1 : 1, q);
+		bw = bw > g ? bw - g : 0;
+	}
+	c->batch_first = cores;
+	batch_alloc(s, c, used < CL_STEPS ? CL_STEPS - used : 0, bw);
+	for (i = 1; i < EDGE_APPS; i++) {
+		struct edge_kinst *ki = c->live[i];
+
+		if (!ki)
+			continue;
+		if (!s->apps[i].qos)
+			s->apps[i].cur_pct = c->bq[i] * 10;
+		/*
+		 * A service's kernel keeps its quota: it changes between
+		 * its tasks.  A batch kernel stands for a stream of kernels
+		 * far shorter than a query (the model's are a few ms, to
+		 * keep runs short): it places no more TBs outside its new
+		 * share, and the ones it has drain.  -pre takes them back.
+		 */
+		if (pre || !ki->tbs_dispatched || !s->apps[i].qos)
+			apply(s, c, ki, pre);
+	}
+}
+
+static int cl_init_flags(struct edge_simt *s, void **priv, u32 flags)
+{
+	struct cl *c = edge_zalloc(sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	c->flags = flags;
+	c->batch_first = s->p->num_cores;
+	*priv = c;
+	return 0;
+}
+
+static int cl_init(struct edge_simt *s, void **priv)
+{
+	return cl_init_flags(s, priv, 0);
+}
+
+static int cl_init_nb(struct edge_simt *s, void **priv)
+{
+	return cl_init_flags(s, priv, CL_NB);
+}
+
+static int cl_init_nc(struct edge_simt *s, void **priv)
+{
+	return cl_init_flags(s, priv, CL_NC);
+}
+
+static int cl_init_pre(struct edge_simt *s, void **priv)
+{
+	return cl_init_flags(s, priv, CL_PRE);
+}
+
+static int cl_init_eq6(struct edge_simt *s, void **priv)
+{
+	return cl_init_flags(s, priv, CL_EQ6);
+}
+
+static int cl_init_static(struct edge_simt *s, void **priv)
+{
+	return cl_init_flags(s, priv, CL_STATIC | CL_NC);
+}
+
+static void cl_fini(struct edge_simt *s, void *priv)
+{
+	(void)s;
+	edge_free(priv);
+}
+
+static u32 cl_cap(const struct edge_simt *s, const struct edge_kinst *ki,
+		  u32 core)
+{
+	const struct cl *c = s->tbp_priv;
+	u32 app = ki->k.app;
+
+	if (app && app < EDGE_APPS && s->apps[app].used && !s->apps[app].qos &&
+	    !c->bq[app])
+		return 0;
+	return edge_quota_cap(s, ki, core);
+}
+
+/* The other service in flight, or 0. */
+static u32 other_svc(const struct edge_simt *s, u32 app)
+{
+	u32 i;
+
+	for (i = 1; i < EDGE_APPS; i++)
+		if (i != app && s->apps[i].used && s->apps[i].qos)
+			return i;
+	return 0;
+}
+
+/* Slope of a service's predicted remaining time at @q: ns per step. */
+static u64 slope(const struct edge_app *a, u32 from, u32 q)
+{
+	return q > 1 ? rest(a, from, q - 1) - rest(a, from, q) : ~0ULL;
+}
+
+/* Two services want more than the GPU: the steeper one first. */
+static void fit_two(const struct edge_simt *s, struct cl *c, u32 a, u32 b)
+{
+	struct cl_svc *x = &c->svc[a], *y = &c->svc[b];
+	u32 qa = quota_hold(s, c, a), qb = quota_hold(s, c, b);
+
+	if (qa + qb <= CL_STEPS)
+		return;
+	if (slope(&s->apps[a], x->done + 1, qa) >=
+	    slope(&s->apps[b], y->done + 1, qb)) {
+		if (y->active)
+			y->q = CL_STEPS - qa;
+		if (x->active)
+			x->q = qa;
+	} else if (x->active) {
+		x->q = CL_STEPS - qb;
+	}
+	if (x->active && !x->q)
+		x->q = 1;
+	if (y->active && !y->q)
+		y->q = 1;
+}
+
+static void chain_begin(struct edge_simt *s, struct cl *c, u32 app)
+{
+	const struct edge_app *a = &s->apps[app];
+	struct cl_svc *v = &c->svc[app];
+	u64 now = s->eng->now, used = now - a->chain_start;
+	u32 o = other_svc(s, app);
+
+	v->seq = a->chain_seq;
+	v->active = true;
+	v->done = 0;
+	v->t1 = now;
+	v->plan = 0;
+	if (c->flags & CL_STATIC)
+		v->q0 = just_enough(a, 1, a->chain_budget);
+	else
+		v->q0 = just_enough(a, 1, a->chain_budget > used ?
+				    a->chain_budget - used : 0);
+	v->q = v->q0;
+	if (o)
+		fit_two(s, c, app, o);
+}
+
+static void cl_kernel_launch(struct edge_simt *s, struct edge_kinst *ki)
+{
+	struct cl *c = s->tbp_priv;
+	const struct edge_app *a = edge_app_of(s, ki);
+	u32 app = ki->k.app;
+
+	/* A task the application's table does not describe: not ours. */
+	if (!a || !ki->k.task || ki->k.task > a->nr_tasks)
+		return;
+	c->live[app] = ki;
+	if (a->qos) {
+		if (ki->k.task == 1 && c->svc[app].seq != a->chain_seq)
+			chain_begin(s, c, app);
+		realloc_all(s, c);
+		apply(s, c, ki, false);
+		return;
+	}
+	if (c->btask[app] != ki->k.task) {
+		c->btask[app] = ki->k.task;
+		realloc_all(s, c);
+	}
+	apply(s, c, ki, false);
+}
+
+/*
+ * Eq. 6: the smallest q' >= q0 whose saving on the tasks left covers
+ * the lag L: sum(t_i(q0) - t_i(q')) >= L.  The same contention that made
+ * the done tasks late slows the ones left, so by default their predicted
+ * time at q' is scaled by the slowdown measured so far (spent / plan):
+ * pure Eq. 6 (-eq6) leaves the last tasks' share of the lag uncovered.
+ */
+static void compensate(const struct edge_simt *s, struct cl_svc *v,
+		       const struct edge_app *a, bool pure)
+{
+	u64 spent = s->eng->now - v->t1, lag, base, r;
+	u32 q;
+
+	if (spent <= v->plan || v->done >= a->nr_tasks) {
+		v->q = v->q0;		/* no lag: roll back */
+		return;
+	}
+	lag = spent - v->plan;
+	base = rest(a, v->done + 1, v->q0);
+	for (q = v->q0; q < CL_STEPS; q++) {
+		r = rest(a, v->done + 1, q);
+		if (!pure)
+			r = v->plan ? edge_div64_64(r * (spent >> 10),
+						    v->plan >> 10 ? v->plan >> 10 : 1) : r;
+		if (r <= base && base - r >= lag)
+			break;
+	}
+	v->q = q;
+}
+
+/*
+ * Section 8 for two services.  T = t_predict - t_rest (Eq. 7) ranks
+ * them: the larger positive T is priority 1, T <= 0 priority 2 or 3.
+ * Each asks for what its lag compensator (Eq. 6) asks; one with T > 0
+ * asks at least +10 % or +20 % as Eq. 8's ratio of the two increments'
+ * savings against the 0.9 threshold chooses; one with T < 0 gives 10 %
+ * back when its prediction still fits (priority 3).  When both do not
+ * fit, priority 1's quota is met first and the other gets the rest.
+ */
+static void prioritise(const struct edge_simt *s, struct cl *c, u32 app,
+		       u32 o)
+{
+	struct cl_svc *v = &c->svc[app], *w = &c->svc[o];
+	s64 t[2];
+	u32 who[2] = { app, o }, k, hi;
+
+	for (k = 0; k < 2; k++) {
+		const struct edge_app *a = &s->apps[who[k]];
+		struct cl_svc *x = &c->svc[who[k]];
+		s64 left = (s64)a->chain_budget -
+			   (s64)(s->eng->now - a->chain_start);
+
+		t[k] = x->active && x->done < a->nr_tasks ?
+		       (s64)rest(a, x->done + 1, x->q) - left : -1;
+	}
+	hi = t[0] >= t[1] ? 0 : 1;
+	for (k = 0; k < 2; k++) {
+		const struct edge_app *a = &s->apps[who[k]];
+		struct cl_svc *x = &c->svc[who[k]];
+		u32 from = x->done + 1, step, q = x->q;
+
+		if (!x->active || x->done >= a->nr_tasks)
+			continue;
+		compensate(s, x, a, c->flags & CL_EQ6);
+		if (t[k] > 0) {
+			/* Eq. 8: A = (a / sum x_i) / (b / sum y_i) < 0.9: a */
+			u64 base = rest(a, from, q), xa, yb;
+
+			step = 1;
+			if (q + 2 <= CL_STEPS) {
+				xa = base - rest(a, from, q + 1);
+				yb = base - rest(a, from, q + 2);
+				if (xa && yb && yb * 10 >= xa * 18)
+					step = 2;
+			}
+			if (x->q < q + step)
+				x->q = q + step > CL_STEPS ? CL_STEPS : q + step;
+		} else if (t[k] < 0 && q > 1 && x->q <= q &&
+			   (s64)rest(a, from, q - 1) <=
+			   (s64)rest(a, from, q) - t[k]) {
+			x->q = q - 1;		/* priority 3: give 10 % back */
+		}
+	}
+	if (v->active && w->active && v->q + w->q > CL_STEPS) {
+		struct cl_svc *lo = hi == 0 ? w : v;
+		struct cl_svc *top = hi == 0 ? v : w;
+
+		if (top->q >= CL_STEPS)
+			top->q = CL_STEPS - 1;
+		lo->q = CL_STEPS - top->q;
+	}
+}
+
+/* Work of the running task @t left at quota @q, @left_pm of it left. */
+static u64 rest_mid(const struct edge_app *a, u32 t, u32 q, u64 left_pm)
+{
+	return edge_div64(pred(a, t, q) * left_pm, 1000) + rest(a, t + 1, q);
+}
+
+/*
+ * -pre (ours): the compensator also checks while a task runs, at each
+ * quarter of its TBs, and a raise acts at once: the running kernel's
+ * range grows and the batch TBs in it are preempted.  Between kernels
+ * only, a raise waits for the task to end, too late for a long task.
+ */
+static void cl_tb_end(struct edge_simt *s, struct edge_tb *tb)
+{
+	struct cl *c = s->tbp_priv;
+	struct edge_kinst *ki = tb->ki;
+	const struct edge_app *a = edge_app_of(s, ki);
+	struct cl_svc *v;
+	u64 spent, done_pm, lag, base, r, planned;
+	u32 q, t = ki->k.task, quarter;
+
+	if (!(c->flags & CL_PRE) || !a || !a->qos || !t || c->live[ki->k.app] != ki)
+		return;
+	v = &c->svc[ki->k.app];
+	quarter = (u32)(ki->k.num_tbs / 4) ? (u32)(ki->k.num_tbs / 4) : 1;
+	if (!v->active || (ki->tbs_done + 1) % quarter || other_svc(s, ki->k.app))
+		return;
+	done_pm = edge_div64_64((ki->tbs_done + 1) * 1000, ki->k.num_tbs);
+	spent = s->eng->now - v->t1;
+	planned = v->plan + edge_div64(pred(a, t, v->q0) * done_pm, 1000);
+	if (spent <= planned || done_pm >= 1000)
+		return;
+	lag = spent - planned;
+	base = rest_mid(a, t, v->q0, 1000 - done_pm);
+	for (q = v->q; q < CL_STEPS; q++) {
+		r = edge_div64_64(rest_mid(a, t, q, 1000 - done_pm) * (spent >> 10),
+				  planned >> 10 ? planned >> 10 : 1);
+		if (r <= base && base - r >= lag)
+			break;
+	}
+	if (q > v->q) {
+		v->q = q;
+		realloc_all(s, c);
+	}
+}
+
+static void cl_kernel_end(struct edge_simt *s, struct edge_kinst *ki)
+{
+	struct cl *c = s->tbp_priv;
+	const struct edge_app *a = edge_app_of(s, ki);
+	u32 app = ki->k.app, o;
+	struct cl_svc *v;
+
+	if (!a)
+		return;
+	if (c->live[app] == ki)
+		c->live[app] = NULL;
+	if (ki->k.task > a->nr_tasks)
+		return;
+	if (!a->qos || !ki->k.task)
+		return;
+	v = &c->svc[app];
+	if (!v->active || v->seq != a->chain_seq)
+		return;
+	v->done = ki->k.task;
+	v->plan += pred(a, ki->k.task, v->q0);
+	if (v->done >= a->nr_tasks) {
+		v->active = false;
+		s->apps[app].cur_pct = 0;
+	} else if (!(c->flags & CL_NC)) {
+		o = other_svc(s, app);
+		if (o)
+			prioritise(s, c, app, o);
+		else
+			compensate(s, v, a, c->flags & CL_EQ6);
+	}
+	realloc_all(s, c);
+}
+
+#define CLAIUS(_n, _init) {				\
+	.name = _n,					\
+	.init = _init,					\
+	.fini = cl_fini,				\
+	.before = edge_sp_before,			\
+	.cap = cl_cap,					\
+	.kernel_launch = cl_kernel_launch,		\
+	.kernel_end = cl_kernel_end,			\
+	.tb_end = cl_tb_end,				\
+}
+
+const struct edge_tb_policy edge_tbp_claius = CLAIUS("claius", cl_init);
+const struct edge_tb_policy edge_tbp_claius_nb = CLAIUS("claius-nb", cl_init_nb);
+const struct edge_tb_policy edge_tbp_claius_nc = CLAIUS("claius-nc", cl_init_nc);
+const struct edge_tb_policy edge_tbp_claius_pre = CLAIUS("claius-pre", cl_init_pre);
+const struct edge_tb_policy edge_tbp_static = CLAIUS("static-opt", cl_init_static);
+const struct edge_tb_policy edge_tbp_claius_eq6 = CLAIUS("claius-eq6", cl_init_eq6);

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Spatial sharing (emul/gpu/membw.c, emul/gpu/quota.c) and C-Laius
+ * (emul/policy/claius.c): the bandwidth model below and above the peak,
+ * contention slowing a memory-bound kernel and not a compute-bound one,
+ * quotas that bound the cores a kernel holds and take them back by
+ * preemption, the just-enough quota, and the lag compensator's raise and
+ * roll-back.
+ */
+#include "simt_rig.h"
+
+static void gpu(struct __test_metadata *_metadata, const char *policy)
+{
+	struct edge_simt_cfg cfg;
+	int id = edge_tb_policy_find(policy);
+
+	ASSERT_LE(0, id);
+	edge_simt_default_cfg(&cfg);
+	cfg.tb_policy = (u32)id;
+	rig_init_cfg(_metadata, edge_preset_find("rtx2080ti"), &cfg);
+}
+
+/* m (1 + a min(U, 1)) max(U, 1) on the memory-bound share m only. */
+TEST(membw_stretch_below_and_above_peak)
+{
+	struct edge_kdesc k;
+	u64 peak, a;
+
+	gpu(_metadata, "default");
+	peak = R.p.mem_bw_mbs;
+	a = R.p.mem_load_pct;
+	ASSERT_EQ(616000ULL, peak);
+	k = rig_kdesc(256, 1, 32, 0, 1000000, 0);
+	k.ws.mem_pct = 50;
+	k.mem_bw_mbs = 1000;
+	R.s.bw_resident = 0;
+	EXPECT_EQ(1000000ULL, edge_membw_stretch(&R.s, &k, 1000000));
+	R.s.bw_resident = peak / 2;		/* U = 0.5: latency only */
+	EXPECT_EQ(500000ULL + 500000ULL * (1000 + a * 5) / 1000,
+		  edge_membw_stretch(&R.s, &k, 1000000));
+	R.s.bw_resident = peak * 2;		/* U = 2: shared in proportion */
+	EXPECT_EQ(500000ULL + 500000ULL * (100 + a) / 100 * 2,
+		  edge_membw_stretch(&R.s, &k, 1000000));
+	k.mem_bw_mbs = 0;			/* declares none: untouched */
+	EXPECT_EQ(1000000ULL, edge_membw_stretch(&R.s, &k, 1000000));
+	R.s.bw_resident = 0;
+	rig_fini();
+}
+
+/* Duration of @cookie's kernel, alone or beside a bandwidth hog. */
+static u64 run_beside(struct __test_metadata *_metadata, bool hog, u32 mem)
+{
+	struct edge_kdesc k, h;
+	u64 t0;
+
+	gpu(_metadata, "default");
+	R.no_check = true;
+	k = rig_kdesc(256, 68, 32, 0, 1545000, 0);
+	/* One 512-thread TB per SM for 10 ms: room for k beside it. */
+	h = rig_kdesc(512, 68, 32, 0, 15450000, 0);
+	/* The hog: its 68 TBs demand 3 x the peak. */
+	h.ws.mem_pct = 90;
+	h.mem_bw_mbs = R.p.mem_bw_mbs * 3 / 68;
+	k.ws.mem_pct = mem;
+	k.mem_bw_mbs = mem ? 2000 : 0;
+	if (hog) {
+		rig_launch(&h, 2);
+		rig_run_to(_metadata, 100000);
+	}
+	t0 = R.eng.now;
+	rig_launch(&k, 1);
+	rig_run_until_done(_metadata, 1);
+	t0 = R.done_at[1] - t0;
+	rig_fini();
+	return t0;
+}
+
+/*
+ * Contention is what slows a kernel down: beside a hog demanding three
+ * times the peak, a kernel half bound by memory takes about twice as
+ * long; one that does not use memory takes as long as alone.
+ */
+TEST(membw_contention_slows_memory_bound_only)
+{
+	u64 alone = run_beside(_metadata, false, 50);
+	u64 busy = run_beside(_metadata, true, 50);
+	u64 calone = run_beside(_metadata, false, 0);
+	u64 cbusy = run_beside(_metadata, true, 0);
+
+	EXPECT_GE(busy * 10, alone * 18) TH_LOG("alone %llu busy %llu",
+		(unsigned long long)alone, (unsigned long long)busy);
+	EXPECT_LE(busy * 10, alone * 30);
+	EXPECT_LE(cbusy, calone + calone / 50) TH_LOG("compute %llu vs %llu",
+		(unsigned long long)cbusy, (unsigned long long)calone);
+}
+
+/* A quota bounds the cores a kernel holds; a cut preempts the excess. */
+TEST(quota_bounds_cores_and_preempts_on_cut)
+{
+	struct edge_kdesc k;
+	struct edge_app ap;
+	struct edge_kinst *ki;
+
+	gpu(_metadata, "mps");
+	k = rig_kdesc(256, 68 * 8, 32, 0, 1545000, 0);
+	memset(&ap, 0, sizeof(ap));
+	ap.quota_pct = 30;
+	ASSERT_EQ(0, edge_app_set(&R.s, 1, &ap));
+	k.app = 1;
+	rig_launch(&k, 1);
+	rig_run_to(_metadata, 500000);
+	ki = rig_ki(1);
+	ASSERT_NE(NULL, ki);
+	EXPECT_EQ(edge_quota_cores(&R.s, 30), ki->cores_used);
+	EXPECT_EQ(20U, edge_quota_cores(&R.s, 30));
+	/* Cut to 10 % while it runs: its TBs on the other cores leave. */
+	EXPECT_LT(0U, edge_quota_set(&R.s, ki, 0, R.p.num_cores,
+				     edge_quota_cores(&R.s, 10), true));
+	rig_run_to(_metadata, 520000);
+	EXPECT_EQ(7U, ki->cores_used);
+	EXPECT_LT(0ULL, R.s.st.tb_preemptions);
+	rig_run_until_done(_metadata, 1);
+	rig_fini();
+}
+
+/* A service of 4 tasks that scale linearly: 10 ms / (q x 10 %) each. */
+static void service(struct __test_metadata *_metadata, u64 budget)
+{
+	struct edge_app ap;
+	u32 t, q;
+
+	memset(&ap, 0, sizeof(ap));
+	ap.qos = 1;
+	ap.nr_tasks = 4;
+	ap.chain_budget = budget;
+	for (t = 0; t < 4; t++)
+		for (q = 1; q <= EDGE_QUOTA_STEPS; q++)
+			ap.prof[t].ns[q - 1] = 10000000ULL / q;
+	ASSERT_EQ(0, edge_app_set(&R.s, 1, &ap));
+}
+
+static void task(struct edge_kinst *ki, u32 t)
+{
+	memset(ki, 0, sizeof(*ki));
+	ki->used = true;
+	ki->k.app = 1;
+	ki->k.task = t;
+	ki->k.num_tbs = 1;
+}
+
+/*
+ * Just enough: 4 tasks of 2.5 ms at 40 % fit an 11 ms budget, 3.33 ms at
+ * 30 % do not: the first task gets 40 % of the SMs, as a partition.
+ */
+TEST(claius_just_enough_quota)
+{
+	struct edge_kinst ki;
+
+	gpu(_metadata, "claius");
+	service(_metadata, 11000000);
+	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 1, 11000000));
+	task(&ki, 1);
+	R.s.tbp->kernel_launch(&R.s, &ki);
+	EXPECT_EQ(edge_quota_cores(&R.s, 40), ki.qlen);
+	EXPECT_EQ(ki.qlen, ki.quota);
+	EXPECT_EQ(40U, R.s.apps[1].cur_pct);
+	R.s.tbp->kernel_end(&R.s, &ki);
+	rig_fini();
+}
+
+/*
+ * The compensator: task 1 takes 3.5 ms against 2.5 predicted at q0 =
+ * 40 %: 1 ms late, 1.4 x slower.  Eq. 6 with the three tasks left scaled
+ * by 1.4: 3 x 1.4 x 10 / q' <= 7.5 - 1 ms, so q' = 70 %.  Task 2 runs
+ * fast (done at 5 ms = the plan for two tasks): no lag, back to 40 %.
+ */
+TEST(claius_compensator_raises_and_rolls_back)
+{
+	struct edge_kinst k1, k2, k3;
+
+	gpu(_metadata, "claius");
+	service(_metadata, 11000000);
+	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 1, 11000000));
+	task(&k1, 1);
+	R.s.tbp->kernel_launch(&R.s, &k1);
+	ASSERT_EQ(edge_quota_cores(&R.s, 40), k1.qlen);
+	edge_engine_advance(&R.eng, 3500000);
+	R.s.tbp->kernel_end(&R.s, &k1);
+	task(&k2, 2);
+	R.s.tbp->kernel_launch(&R.s, &k2);
+	EXPECT_EQ(edge_quota_cores(&R.s, 70), k2.qlen);
+	EXPECT_EQ(70U, R.s.apps[1].cur_pct);
+	edge_engine_advance(&R.eng, 5000000);
+	R.s.tbp->kernel_end(&R.s, &k2);
+	task(&k3, 3);
+	R.s.tbp->kernel_launch(&R.s, &k3);
+	EXPECT_EQ(edge_quota_cores(&R.s, 40), k3.qlen);
+	R.s.tbp->kernel_end(&R.s, &k3);
+	rig_fini();
+}
+
+/* Pure Eq. 6 (claius-eq6): 3 x 10 / q' <= 6.5 ms: q' = 50 %. */
+TEST(claius_eq6_raises_less)
+{
+	struct edge_kinst k1, k2;
+
+	gpu(_metadata, "claius-eq6");
+	service(_metadata, 11000000);
+	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 1, 11000000));
+	task(&k1, 1);
+	R.s.tbp->kernel_launch(&R.s, &k1);
+	edge_engine_advance(&R.eng, 3500000);
+	R.s.tbp->kernel_end(&R.s, &k1);
+	task(&k2, 2);
+	R.s.tbp->kernel_launch(&R.s, &k2);
+	EXPECT_EQ(edge_quota_cores(&R.s, 50), k2.qlen);
+	R.s.tbp->kernel_end(&R.s, &k2);
+	rig_fini();
+}
+
+/* Without the compensator the quota stays at q0 however late. */
+TEST(claius_nc_never_raises)
+{
+	struct edge_kinst k1, k2;
+
+	gpu(_metadata, "claius-nc");
+	service(_metadata, 11000000);
+	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 1, 11000000));
+	task(&k1, 1);
+	R.s.tbp->kernel_launch(&R.s, &k1);
+	edge_engine_advance(&R.eng, 3500000);
+	R.s.tbp->kernel_end(&R.s, &k1);
+	task(&k2, 2);
+	R.s.tbp->kernel_launch(&R.s, &k2);
+	EXPECT_EQ(edge_quota_cores(&R.s, 40), k2.qlen);
+	R.s.tbp->kernel_end(&R.s, &k2);
+	rig_fini();
+}
+
+TEST_HARNESS_MAIN

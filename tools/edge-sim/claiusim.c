@@ -1,0 +1,762 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * edge-sim claius: user-facing services and batch applications sharing
+ * a spatial-multitasking GPU (gpu/quota.c, gpu/membw.c) under one of the
+ * spatial thread-block policies, for the C-Laius reproduction.
+ *
+ * A service answers queries: each is a PCIe transfer, then a chain of
+ * tasks (kernels), one after the other; its latency runs from its
+ * arrival (queries of one service queue behind each other) to its last
+ * task's end.  Its QoS target is a fixed multiple of its p99 latency
+ * alone on the GPU under the same arrivals.  A query's input size is one
+ * of three classes, which scales its tasks' grids.  A batch application
+ * runs its kernels back to back, forever.  The applications file format
+ * is in Documentation/edge-sim.rst, "Spatial sharing".
+ *
+ * Before any run, every task of every application runs alone at each
+ * quota step of 10 % (policy "mps"): the duration and the bandwidth it
+ * demands make the predictor table that the policies read
+ * (edge_app.prof).  Batch throughput is the isolated work (TBs x their
+ * isolated time) of the batch kernels completed per second, normalised
+ * to the same applications alone on the GPU.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdarg.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gpu/preset.h"
+#include "rng.h"
+#include "gpu/simt.h"
+
+#define MAX_APPS	16
+#define SIZES		3		/* query input classes */
+#define MAX_Q		256
+#define MAX_INST	6		/* applications in one run */
+#define NS_PER_US	1000ULL
+
+static const u32 size_pct[SIZES] = { 60, 100, 140 };
+
+struct capp {
+	char name[16];
+	bool qos;
+	u64 pcie_ns;
+	u32 n;
+	struct edge_kdesc k[EDGE_APP_TASKS];
+	struct edge_task_prof prof[SIZES][EDGE_APP_TASKS];
+	u64 alone_p99;		/* services: ns */
+	u64 alone_rate;		/* batch: isolated work per second alone */
+	bool measured;
+};
+
+static struct {
+	const struct edge_preset *p;
+	struct capp app[MAX_APPS];
+	u32 nr;
+	u32 queries;
+	u32 mult_pct;		/* target = mult x alone p99 */
+	u32 load_pct;		/* query rate: this % of 1 / alone mean */
+	u32 ninst;		/* batch instances beside one service */
+	u64 seed;
+	double table_s;
+	FILE *trace;
+} g;
+
+static void cdie(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("edge-sim claius: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+/* "task tbs=N threads=T tb_us=U mem=PCT bw=MBS corun=PCT rsd=PCT smem=B" */
+static void parse_task(struct capp *a, char *rest)
+{
+	struct edge_kdesc *k;
+	char *tok, *save = NULL;
+	u64 us = 0;
+	u32 threads = 0, tbs = 0;
+
+	if (a->n == EDGE_APP_TASKS)
+		cdie("%s: too many tasks", a->name);
+	k = &a->k[a->n];
+	memset(k, 0, sizeof(*k));
+	k->func = EDGE_FN_NOP;
+	k->regs_per_thread = 32;
+	for (tok = strtok_r(rest, " \t", &save); tok;
+	     tok = strtok_r(NULL, " \t", &save)) {
+		char *eq = strchr(tok, '=');
+		u64 v;
+
+		if (!eq)
+			cdie("%s: '%s' is not key=value", a->name, tok);
+		*eq++ = 0;
+		v = strtoull(eq, NULL, 0);
+		if (!strcmp(tok, "tbs"))
+			tbs = (u32)v;
+		else if (!strcmp(tok, "threads"))
+			threads = (u32)v;
+		else if (!strcmp(tok, "tb_us"))
+			us = v;
+		else if (!strcmp(tok, "mem"))
+			k->ws.mem_pct = (u32)v;
+		else if (!strcmp(tok, "bw"))
+			k->mem_bw_mbs = (u32)v;
+		else if (!strcmp(tok, "corun"))
+			k->ws.corun_pct = (u32)v;
+		else if (!strcmp(tok, "rsd"))
+			k->ws.rsd_pct = (u32)v;
+		else if (!strcmp(tok, "smem"))
+			k->smem_per_block = (u32)v;
+		else if (!strcmp(tok, "regs"))
+			k->regs_per_thread = (u32)v;
+		else
+			cdie("%s: unknown key '%s'", a->name, tok);
+	}
+	if (!tbs || !threads || threads > g.p->max_block_threads || !us ||
+	    k->ws.mem_pct > 100)
+		cdie("%s: a task needs tbs, threads (<= %u), tb_us", a->name,
+		     g.p->max_block_threads);
+	k->grid[0] = tbs;
+	k->grid[1] = 1;
+	k->grid[2] = 1;
+	k->block[0] = threads;
+	k->block[1] = 1;
+	k->block[2] = 1;
+	k->num_tbs = tbs;
+	k->block_threads = threads;
+	k->warps_per_tb = (threads + g.p->warp_size - 1) / g.p->warp_size;
+	if (k->warps_per_tb < 2)
+		k->warps_per_tb = 2;
+	k->param_size = 8;
+	k->ring_entries = 1;
+	k->warp_cycles = us * g.p->clock_khz / 1000;
+	k->task = ++a->n;
+}
+
+static void load(const char *path)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+	struct capp *cur = NULL;
+
+	if (!f)
+		cdie("cannot open %s", path);
+	while (fgets(line, sizeof(line), f)) {
+		char *s = line, *kw, *save = NULL;
+
+		s[strcspn(s, "#\n")] = 0;
+		kw = strtok_r(s, " \t", &save);
+		if (!kw)
+			continue;
+		if (!strcmp(kw, "preset")) {
+			kw = strtok_r(NULL, " \t", &save);
+			g.p = kw ? edge_preset_find(kw) : NULL;
+			if (!g.p)
+				cdie("unknown preset");
+		} else if (!strcmp(kw, "service") || !strcmp(kw, "batch")) {
+			char *name = strtok_r(NULL, " \t", &save), *o;
+
+			if (!g.p || !name || g.nr == MAX_APPS)
+				cdie("preset first; an application needs a name");
+			cur = &g.app[g.nr++];
+			memset(cur, 0, sizeof(*cur));
+			snprintf(cur->name, sizeof(cur->name), "%s", name);
+			cur->qos = kw[0] == 's';
+			while ((o = strtok_r(NULL, " \t", &save)))
+				if (!strncmp(o, "pcie_us=", 8))
+					cur->pcie_ns = strtoull(o + 8, NULL, 0) *
+						       NS_PER_US;
+		} else if (!strcmp(kw, "task")) {
+			if (!cur)
+				cdie("a task outside an application");
+			parse_task(cur, save);
+		} else {
+			cdie("unknown line '%s'", kw);
+		}
+	}
+	fclose(f);
+}
+
+/* One run: the applications in @ids as instances 1.., under @policy. */
+struct inst {
+	const struct capp *a;
+	u32 task;		/* running: 1..; 0 idle */
+	u32 size;		/* the current query's class */
+	u64 work;		/* batch: isolated TB-ns completed */
+	u32 qhead, qtail;	/* services: queries arrived, started */
+	u64 arrival[MAX_Q];
+	u32 done;
+	u64 lat[MAX_Q];
+	u64 next_arrival;	/* EDGE_TIME_NEVER when all arrived */
+	u64 pcie_end;		/* EDGE_TIME_NEVER when not transferring */
+};
+
+struct run {
+	struct edge_engine eng;
+	struct edge_simt simt;
+	struct inst in[MAX_INST + 1];
+	u32 n;
+	bool stopping;
+	u64 t0;
+	struct edge_rng arr, sz;
+	u32 policy;
+	bool trace;
+};
+
+static u64 scaled_tbs(const struct edge_kdesc *k, u32 size)
+{
+	u64 t = k->num_tbs * size_pct[size] / 100;
+
+	return t ? t : 1;
+}
+
+static void launch(struct run *r, u32 i)
+{
+	struct inst *in = &r->in[i];
+	struct edge_kdesc k = in->a->k[in->task - 1];
+
+	k.app = i;
+	if (in->a->qos) {
+		k.num_tbs = scaled_tbs(&k, in->size);
+		k.grid[0] = (u32)k.num_tbs;
+	}
+	if (edge_simt_launch_deferred(&r->simt, &k, (u64)i << 32 | in->task, i))
+		cdie("launch refused");
+	if (r->trace && in->a->qos && g.trace)
+		fprintf(g.trace, "%s,%s,%u,%llu,%u,%u\n", in->a->name,
+			edge_tb_policy_name(r->policy), in->done,
+			(unsigned long long)(r->eng.now / NS_PER_US), in->task,
+			r->simt.apps[i].cur_pct);
+}
+
+/* A service starts its next query: the chain begins with the transfer. */
+static void start_query(struct run *r, u32 i)
+{
+	struct inst *in = &r->in[i];
+	struct edge_app ap = r->simt.apps[i];
+	u64 waited = r->eng.now - in->arrival[in->qtail];
+	u64 target = in->a->alone_p99 * g.mult_pct / 100;
+
+	in->size = edge_rng_below(&r->sz, SIZES);
+	/* The query's input size selects its row of the predictor. */
+	memcpy(ap.prof, in->a->prof[in->size], sizeof(ap.prof));
+	ap.chain_budget = target;
+	if (edge_app_set(&r->simt, i, &ap))
+		cdie("app");
+	edge_app_chain_begin(&r->simt, i, target > waited ? target - waited : 0);
+	in->pcie_end = r->eng.now + in->a->pcie_ns;
+}
+
+static void on_done(void *ctx, u64 cookie, u32 code)
+{
+	struct run *r = ctx;
+	u32 i = (u32)(cookie >> 32), t = (u32)cookie;
+	struct inst *in = &r->in[i];
+	const struct edge_kdesc *k = &in->a->k[t - 1];
+
+	if (code != EDGE_CQE_DONE || r->stopping)
+		return;
+	if (!in->a->qos) {
+		in->work += k->num_tbs * edge_simt_cyc2ns(&r->simt, k->warp_cycles);
+		in->task = t % in->a->n + 1;
+		launch(r, i);
+		return;
+	}
+	if (t < in->a->n) {
+		in->task = t + 1;
+		launch(r, i);
+		return;
+	}
+	in->task = 0;
+	in->lat[in->done++] = r->eng.now - in->arrival[in->qtail++];
+	if (r->trace && g.trace)
+		fprintf(g.trace, "%s,%s,%u,%llu,0,%llu\n", in->a->name,
+			edge_tb_policy_name(r->policy), in->done - 1,
+			(unsigned long long)(r->eng.now / NS_PER_US),
+			(unsigned long long)(in->lat[in->done - 1] / NS_PER_US));
+	if (in->qtail < in->qhead)
+		start_query(r, i);
+}
+
+static bool match_all(u64 cookie, void *arg)
+{
+	(void)cookie;
+	(void)arg;
+	return true;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* p99 of @n latencies (nearest rank). */
+static u64 p99(u64 *lat, u32 n)
+{
+	u32 k = (n * 99 + 99) / 100;
+
+	qsort(lat, n, sizeof(*lat), cmp_u64);
+	return lat[k ? k - 1 : 0];
+}
+
+/*
+ * Inter-arrival times uniform in [mean / 2, 3 mean / 2]: at the default
+ * load (25 % of the GPU's time at 100 %) a query that meets its target
+ * is over before the next one arrives, so a query only queues behind one
+ * that missed.
+ */
+static u64 next_gap(struct run *r, u64 mean)
+{
+	return mean / 2 + edge_rng_below(&r->arr, (u32)(mean > 0xffffffffULL ?
+						      0xffffffffULL : mean));
+}
+
+struct outcome {
+	u64 p99[MAX_INST + 1];
+	double rate[MAX_INST + 1];	/* batch work per second */
+	u64 span;
+};
+
+/*
+ * @ids[0..n) are application indices; instance i + 1 runs ids[i].
+ * @mean_gap: services' mean inter-arrival, ns (0: no queries, a batch
+ * run of @span ns).
+ */
+static void run(const u32 *ids, u32 n, u32 policy, u64 span, bool trace,
+		struct outcome *o)
+{
+	static struct run r;
+	struct edge_simt_cfg cfg;
+	struct edge_ev ev;
+	u32 i, services = 0, finished;
+	u64 end = EDGE_TIME_NEVER;
+
+	memset(&r, 0, sizeof(r));
+	memset(o, 0, sizeof(*o));
+	r.n = n;
+	r.policy = policy;
+	r.trace = trace;
+	edge_engine_init(&r.eng);
+	edge_simt_default_cfg(&cfg);
+	cfg.seed = g.seed;
+	cfg.tb_policy = policy;
+	if (edge_simt_init(&r.simt, g.p, &r.eng, &cfg, on_done, &r))
+		cdie("model init failed");
+	edge_rng_seed(&r.arr, g.seed * 1000003);
+	edge_rng_seed(&r.sz, g.seed * 7919);
+	for (i = 1; i <= n; i++) {
+		struct inst *in = &r.in[i];
+		struct edge_app ap;
+
+		in->a = &g.app[ids[i - 1]];
+		memset(&ap, 0, sizeof(ap));
+		ap.qos = in->a->qos;
+		ap.nr_tasks = in->a->n;
+		ap.chain_budget = in->a->alone_p99 * g.mult_pct / 100;
+		memcpy(ap.prof, in->a->prof[1], sizeof(ap.prof));
+		if (edge_app_set(&r.simt, i, &ap))
+			cdie("app");
+		in->pcie_end = EDGE_TIME_NEVER;
+		in->next_arrival = EDGE_TIME_NEVER;
+		if (in->a->qos) {
+			services++;
+			in->next_arrival = next_gap(&r, span);
+		} else {
+			in->task = 1;
+			launch(&r, i);
+		}
+	}
+	if (!services)
+		end = span;
+	edge_simt_schedule(&r.simt);
+	for (;;) {
+		u64 te = edge_engine_next_time(&r.eng), td = end;
+		u32 who = 0;
+		bool arrive = false;
+
+		for (i = 1; i <= n; i++) {
+			if (r.in[i].next_arrival < td) {
+				td = r.in[i].next_arrival;
+				who = i;
+				arrive = true;
+			}
+			if (r.in[i].pcie_end < td) {
+				td = r.in[i].pcie_end;
+				who = i;
+				arrive = false;
+			}
+		}
+		if (td != EDGE_TIME_NEVER && td <= te) {
+			struct inst *in = &r.in[who];
+
+			edge_engine_advance(&r.eng, td);
+			if (!who)
+				break;		/* a batch-only run's end */
+			if (arrive) {
+				in->arrival[in->qhead++] = td;
+				in->next_arrival = in->qhead < g.queries ?
+					td + next_gap(&r, span) :
+					EDGE_TIME_NEVER;
+				if (in->qhead == in->qtail + 1 && !in->task)
+					start_query(&r, who);
+			} else {
+				in->pcie_end = EDGE_TIME_NEVER;
+				in->task = 1;
+				launch(&r, who);
+				edge_simt_schedule(&r.simt);
+			}
+			continue;
+		}
+		if (te == EDGE_TIME_NEVER)
+			cdie("the GPU ran dry with queries left");
+		if (!edge_engine_pop_due(&r.eng, te, &ev))
+			break;
+		if (!edge_simt_handle(&r.simt, &ev))
+			cdie("engine event of unknown kind %u", ev.kind);
+		for (finished = 0, i = 1; i <= n; i++)
+			if (r.in[i].a->qos && r.in[i].done == g.queries)
+				finished++;
+		if (services && finished == services)
+			break;
+	}
+	o->span = r.eng.now;
+	for (i = 1; i <= n; i++) {
+		if (r.in[i].a->qos)
+			o->p99[i] = p99(r.in[i].lat, r.in[i].done);
+		else
+			o->rate[i] = (double)r.in[i].work / (double)o->span;
+	}
+	r.stopping = true;
+	edge_simt_cancel(&r.simt, match_all, NULL);
+	edge_simt_fini(&r.simt);
+	edge_engine_fini(&r.eng);
+}
+
+static void on_prof_done(void *ctx, u64 cookie, u32 code)
+{
+	struct run *r = ctx;
+
+	(void)cookie;
+	(void)code;
+	r->t0 = edge_simt_done_tb_ns(&r->simt);
+}
+
+/* One task alone at quota step @q (1..10): the predictor's sample. */
+static void profile_one(struct capp *a, u32 t, u32 size, u32 q)
+{
+	static struct run r;
+	struct edge_simt_cfg cfg;
+	struct edge_app ap;
+	struct edge_kdesc k = a->k[t];
+	struct edge_ev ev;
+	u64 d;
+
+	memset(&r, 0, sizeof(r));
+	edge_engine_init(&r.eng);
+	edge_simt_default_cfg(&cfg);
+	cfg.seed = g.seed;
+	cfg.tb_policy = (u32)edge_tb_policy_find("mps");
+	if (edge_simt_init(&r.simt, g.p, &r.eng, &cfg, on_prof_done, &r))
+		cdie("model init failed");
+	memset(&ap, 0, sizeof(ap));
+	ap.nr_tasks = a->n;
+	ap.quota_pct = q * 10;
+	edge_app_set(&r.simt, 1, &ap);
+	k.app = 1;
+	if (a->qos) {
+		k.num_tbs = scaled_tbs(&k, size);
+		k.grid[0] = (u32)k.num_tbs;
+	}
+	if (edge_simt_launch(&r.simt, &k, 1, 1))
+		cdie("launch refused");
+	while (edge_engine_pop_due(&r.eng, edge_engine_next_time(&r.eng), &ev))
+		edge_simt_handle(&r.simt, &ev);
+	d = r.eng.now ? r.eng.now : 1;
+	a->prof[size][t].ns[q - 1] = d;
+	/*
+	 * The bandwidth it demands: its TBs' resident time times their
+	 * demand, over its duration.  Not what it gets: alone it never gets
+	 * more than the peak, and the allocator must see a demand above it.
+	 */
+	a->prof[size][t].bw_mbs[q - 1] =
+		(u64)((double)k.mem_bw_mbs * (double)r.t0 / (double)d);
+	edge_simt_fini(&r.simt);
+	edge_engine_fini(&r.eng);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The predictor table: every task, size and quota alone. */
+static void build_table(void)
+{
+	double t0 = now_s();
+	u32 i, t, z, q;
+
+	for (i = 0; i < g.nr; i++)
+		for (t = 0; t < g.app[i].n; t++)
+			for (z = 0; z < SIZES; z++)
+				for (q = 1; q <= EDGE_QUOTA_STEPS; q++)
+					if (g.app[i].qos || z == 1)
+						profile_one(&g.app[i], t, z, q);
+	for (i = 0; i < g.nr; i++)
+		if (!g.app[i].qos)
+			for (z = 0; z < SIZES; z++)
+				memcpy(g.app[i].prof[z], g.app[i].prof[1],
+				       sizeof(g.app[i].prof[1]));
+	g.table_s = now_s() - t0;
+}
+
+/* Mean inter-arrival of a service's queries. */
+static u64 gap_ns(const struct capp *a)
+{
+	u64 sum = 0;
+	u32 z, t;
+
+	for (z = 0; z < SIZES; z++)
+		for (t = 0; t < a->n; t++)
+			sum += a->prof[z][t].ns[EDGE_QUOTA_STEPS - 1];
+	sum = sum / SIZES + a->pcie_ns;
+	return sum * 100 / g.load_pct;
+}
+
+/* Alone figures: a service's p99 (its target's base), a batch rate. */
+static void measure(u32 id)
+{
+	struct capp *a = &g.app[id];
+	struct outcome o;
+	u32 ids[MAX_INST], i;
+
+	if (a->measured)
+		return;
+	a->measured = true;
+	if (a->qos) {
+		run(&id, 1, (u32)edge_tb_policy_find("priority"), gap_ns(a),
+		    false, &o);
+		a->alone_p99 = o.p99[1];
+		return;
+	}
+	for (i = 0; i < g.ninst; i++)
+		ids[i] = id;
+	run(ids, g.ninst, (u32)edge_tb_policy_find("mps"), 100000000ULL,
+	    false, &o);
+	for (i = 1; i <= g.ninst; i++)
+		a->alone_rate += (u64)(o.rate[i] * 1e6);
+}
+
+static u32 parse_policies(const char *list, u32 *pol)
+{
+	char buf[256], *tok, *save = NULL;
+	u32 n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok && n < EDGE_TBP_NR;
+	     tok = strtok_r(NULL, ",", &save)) {
+		int p = edge_tb_policy_find(tok);
+
+		if (p < 0)
+			cdie("unknown policy '%s' (edge-sim policies)", tok);
+		pol[n++] = (u32)p;
+	}
+	return n;
+}
+
+static bool selected(const char *list, const char *name)
+{
+	char buf[256], *tok, *save = NULL;
+
+	if (!list)
+		return true;
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (!strcmp(tok, name))
+			return true;
+	return false;
+}
+
+/* One service (instance 1) beside g.ninst instances of one batch app. */
+static void pairs(const u32 *pol, u32 np, const char *svcs, const char *bats,
+		  const char *trace_pair)
+{
+	u32 s, b, i, j, ids[MAX_INST];
+	struct outcome o;
+	char name[40];
+
+	printf("service,batch,policy,p99_us,target_us,p99_per_target,violated,util_pct\n");
+	for (s = 0; s < g.nr; s++) {
+		if (!g.app[s].qos || !selected(svcs, g.app[s].name))
+			continue;
+		measure(s);
+		for (b = 0; b < g.nr; b++) {
+			u64 tgt = g.app[s].alone_p99 * g.mult_pct / 100;
+
+			if (g.app[b].qos || !selected(bats, g.app[b].name))
+				continue;
+			measure(b);
+			ids[0] = s;
+			for (i = 1; i <= g.ninst; i++)
+				ids[i] = b;
+			snprintf(name, sizeof(name), "%s+%s", g.app[s].name,
+				 g.app[b].name);
+			for (j = 0; j < np; j++) {
+				double rate = 0;
+
+				run(ids, g.ninst + 1, pol[j], gap_ns(&g.app[s]),
+				    trace_pair && !strcmp(trace_pair, name), &o);
+				for (i = 2; i <= g.ninst + 1; i++)
+					rate += o.rate[i];
+				printf("%s,%s,%s,%llu,%llu,%.3f,%d,%.1f\n",
+				       g.app[s].name, g.app[b].name,
+				       edge_tb_policy_name(pol[j]),
+				       (unsigned long long)(o.p99[1] / NS_PER_US),
+				       (unsigned long long)(tgt / NS_PER_US),
+				       (double)o.p99[1] / (double)tgt,
+				       o.p99[1] > tgt,
+				       100.0 * rate * 1e6 / (double)g.app[b].alone_rate);
+			}
+		}
+	}
+}
+
+/* Two services beside two instances of one batch app: the 15 groups. */
+static void groups(const u32 *pol, u32 np, const char *bats)
+{
+	u32 s1, s2, b, i, j, ids[MAX_INST];
+	struct outcome o;
+
+	for (b = 0; b < g.nr && (g.app[b].qos || !selected(bats, g.app[b].name)); b++)
+		;
+	if (b == g.nr)
+		cdie("no batch application");
+	measure(b);
+	printf("service1,service2,batch,policy,p99_per_target1,p99_per_target2,violated,util_pct\n");
+	for (s1 = 0; s1 < g.nr; s1++) {
+		for (s2 = s1 + 1; s2 < g.nr; s2++) {
+			u64 t1, t2, gap;
+			double rate = 0;
+
+			if (!g.app[s1].qos || !g.app[s2].qos)
+				continue;
+			measure(s1);
+			measure(s2);
+			t1 = g.app[s1].alone_p99 * g.mult_pct / 100;
+			t2 = g.app[s2].alone_p99 * g.mult_pct / 100;
+			ids[0] = s1;
+			ids[1] = s2;
+			for (i = 2; i < 2 + g.ninst; i++)
+				ids[i] = b;
+			/* Each service at its own rate; the longer gap drives both. */
+			gap = gap_ns(&g.app[s1]) > gap_ns(&g.app[s2]) ?
+			      gap_ns(&g.app[s1]) : gap_ns(&g.app[s2]);
+			for (j = 0; j < np; j++) {
+				run(ids, g.ninst + 2, pol[j], gap, false, &o);
+				for (rate = 0, i = 3; i <= g.ninst + 2; i++)
+					rate += o.rate[i];
+				printf("%s,%s,%s,%s,%.3f,%.3f,%d,%.1f\n",
+				       g.app[s1].name, g.app[s2].name,
+				       g.app[b].name, edge_tb_policy_name(pol[j]),
+				       (double)o.p99[1] / (double)t1,
+				       (double)o.p99[2] / (double)t2,
+				       o.p99[1] > t1 || o.p99[2] > t2,
+				       100.0 * rate * 1e6 * g.ninst /
+				       (double)g.app[b].alone_rate / 2);
+			}
+		}
+	}
+}
+
+static void table(void)
+{
+	u32 i, t, q;
+
+	printf("app,task,quota_pct,ns,bw_mbs\n");
+	for (i = 0; i < g.nr; i++)
+		for (t = 0; t < g.app[i].n; t++)
+			for (q = 1; q <= EDGE_QUOTA_STEPS; q++)
+				printf("%s,%u,%u,%llu,%llu\n", g.app[i].name,
+				       t + 1, q * 10,
+				       (unsigned long long)g.app[i].prof[1][t].ns[q - 1],
+				       (unsigned long long)g.app[i].prof[1][t].bw_mbs[q - 1]);
+}
+
+static void cusage(void)
+{
+	fputs("usage: edge-sim claius [-q QUERIES] [-m TARGET_PCT] [-l LOAD_PCT] [-i INSTANCES]\n"
+	      "         [-s SEED] [-P POLICY,...] [-S SERVICE,...] [-B BATCH,...]\n"
+	      "         [-T TRACE.csv -t SERVICE+BATCH] APPS pairs|groups|table\n"
+	      "  pairs: one service beside INSTANCES copies of one batch app, every pair\n"
+	      "  groups: two services beside INSTANCES copies of the first batch app (-B)\n"
+	      "  table: the predictor table (isolated runs); its build time on stderr\n",
+	      stderr);
+	exit(2);
+}
+
+int claiusim_main(int argc, char **argv)
+{
+	const char *pols = "even,priority,baymax,claius-nb,claius-nc,claius";
+	const char *svcs = NULL, *bats = NULL, *tpair = NULL, *tfile = NULL;
+	u32 pol[EDGE_TBP_NR], np;
+	int c;
+
+	g.queries = 24;
+	g.mult_pct = 340;
+	g.load_pct = 25;
+	g.ninst = 4;
+	g.seed = 1;
+	while ((c = getopt(argc, argv, "q:m:l:i:s:P:S:B:T:t:")) != -1) {
+		switch (c) {
+		case 'q': g.queries = (u32)atoi(optarg); break;
+		case 'm': g.mult_pct = (u32)atoi(optarg); break;
+		case 'l': g.load_pct = (u32)atoi(optarg); break;
+		case 'i': g.ninst = (u32)atoi(optarg); break;
+		case 's': g.seed = strtoull(optarg, NULL, 0); break;
+		case 'P': pols = optarg; break;
+		case 'S': svcs = optarg; break;
+		case 'B': bats = optarg; break;
+		case 'T': tfile = optarg; break;
+		case 't': tpair = optarg; break;
+		default: cusage();
+		}
+	}
+	if (argc - optind != 2 || !g.queries || g.queries > MAX_Q ||
+	    !g.mult_pct || !g.load_pct || !g.ninst || g.ninst + 2 > MAX_INST)
+		cusage();
+	load(argv[optind]);
+	if (!g.p || !g.nr)
+		cdie("no preset or no applications in %s", argv[optind]);
+	np = parse_policies(pols, pol);
+	if (tfile) {
+		g.trace = fopen(tfile, "w");
+		if (!g.trace)
+			cdie("cannot write %s", tfile);
+		fprintf(g.trace, "service,policy,query,t_us,task,quota_pct_or_latency_us\n");
+	}
+	build_table();
+	fprintf(stderr, "claius_table_seconds=%.3f\n", g.table_s);
+	if (!strcmp(argv[optind + 1], "pairs"))
+		pairs(pol, np, svcs, bats, tpair);
+	else if (!strcmp(argv[optind + 1], "groups"))
+		groups(pol, np, bats);
+	else if (!strcmp(argv[optind + 1], "table"))
+		table();
+	else
+		cusage();
+	if (g.trace)
+		fclose(g.trace);
+	return 0;
+}
