@@ -29,7 +29,10 @@ void edge_preempt_orphan_kernel(struct edge_simt *s,
 void edge_preempt_sample(struct edge_simt *s, const struct edge_tb *tb,
 			 u32 rank_permille, struct edge_vstate *v);
 
-/* The GPU layer's internals: simt.c, dispatch.c */
+/* The GPU layer's internals: simt.c, dispatch.c, cancel.c */
+void edge_simt_ew_dequeued(struct edge_simt *s, struct edge_kinst *ki);
+void edge_simt_ki_free(struct edge_simt *s, struct edge_kinst *ki);
+void edge_simt_kdu_leave(struct edge_simt *s, struct edge_kinst *ki);
 void edge_simt_tb_finish(struct edge_simt *s, struct edge_tb *tb);
 void edge_simt_kernel_done(struct edge_simt *s, struct edge_kinst *ki,
 			   u32 code);

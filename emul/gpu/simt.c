@@ -217,7 +217,7 @@ static void ew_queued(struct edge_simt *s, struct edge_kinst *ki)
 }
 
 /* An event warp left the queue (placed or cancelled). */
-static void ew_dequeued(struct edge_simt *s, struct edge_kinst *ki)
+void edge_simt_ew_dequeued(struct edge_simt *s, struct edge_kinst *ki)
 {
 	if (!ki->waited && ki->ew_epoch == s->ew_epoch)
 		s->ew_unwaited--;
@@ -228,7 +228,7 @@ static void ew_dequeued(struct edge_simt *s, struct edge_kinst *ki)
 	}
 }
 
-static void ki_free(struct edge_simt *s, struct edge_kinst *ki)
+void edge_simt_ki_free(struct edge_simt *s, struct edge_kinst *ki)
 {
 	ki->used = false;
 	ki->gen++;
@@ -501,7 +501,7 @@ void edge_simt_kernel_done(struct edge_simt *s, struct edge_kinst *ki,
 	if (s->done)
 		s->done(s->ctx, ki->cookie, code);
 	s->reporting = NULL;
-	ki_free(s, ki);
+	edge_simt_ki_free(s, ki);
 }
 
 void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb)
@@ -637,7 +637,7 @@ int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 }
 
 /* A TB kernel left the queues: let one from the KMU into the KDU. */
-static void kdu_leave(struct edge_simt *s, struct edge_kinst *ki)
+void edge_simt_kdu_leave(struct edge_simt *s, struct edge_kinst *ki)
 {
 	if (!ki->counted)
 		return;
@@ -691,7 +691,7 @@ void edge_simt_schedule(struct edge_simt *s)
 			} else if (edge_preempt_place(s, ki)) {
 				edge_simt_queue_remove(s, ki);
 				ki->queued = false;
-				ew_dequeued(s, ki);
+				edge_simt_ew_dequeued(s, ki);
 				continue;
 			} else {
 				ew_failed = true;
@@ -733,7 +733,7 @@ void edge_simt_schedule(struct edge_simt *s)
 		}
 		edge_simt_queue_remove(s, ki);
 		ki->queued = false;
-		kdu_leave(s, ki);
+		edge_simt_kdu_leave(s, ki);
 	}
 	settle_pass(s);
 }
@@ -791,78 +791,4 @@ bool edge_simt_handle(struct edge_simt *s, const struct edge_ev *ev)
 	default:
 		return false;
 	}
-}
-
-struct tb_match {
-	const struct edge_simt *s;
-	const struct edge_kinst *ki;
-};
-
-static bool tb_of_kernel(u32 obj, void *arg)
-{
-	const struct tb_match *tm = arg;
-	const struct edge_tb *tb = &tm->s->tbs[obj];
-
-	return tb->used && tb->ki == tm->ki;
-}
-
-/*
- * Drop every kernel whose cookie @match accepts, wherever it is: queued,
- * running TBs, running or preempting event warps.  No completion is
- * reported: the caller cancels its own.  Returns how many were dropped.
- */
-u32 edge_simt_cancel(struct edge_simt *s,
-		     bool (*match)(u64 cookie, void *arg), void *arg)
-{
-	u32 i, n = 0;
-
-	for (i = 0; i < s->nr_ki; i++) {
-		struct edge_kinst *ki = &s->ki[i];
-		u32 t;
-
-		if (!ki->used || !match(ki->cookie, arg))
-			continue;
-		/* Still in its dispatch latency: its READY is queued. */
-		if (!ki->queued && !ki->placed && !ki->tbs_dispatched)
-			edge_engine_remove_obj(s->eng, EDGE_EV_READY, ki->idx);
-		if (ki->queued) {
-			edge_simt_queue_remove(s, ki);
-			ki->queued = false;
-			if (ki->ewarp)
-				ew_dequeued(s, ki);
-		} else if (ki->ewarp && !ki->placed) {
-			/* Still in its dispatch latency: not queued yet. */
-			s->ewarp_len--;
-		}
-		kdu_leave(s, ki);
-		if (ki->ewarp && ki->placed)
-			edge_preempt_drop(s, ki);
-		/*
-		 * Only a kernel with TBs running has any to release: one
-		 * orphan pass over the event warps and one removal from the
-		 * engine for all of them, then the TBs themselves.  (One TB
-		 * at a time, a GPU-filling kernel took ~36 ms on h100-like.)
-		 */
-		if (ki->tbs_running) {
-			struct tb_match tm = { s, ki };
-
-			edge_preempt_orphan_kernel(s, ki);
-			edge_engine_remove_if(s->eng, EDGE_EV_TB_DONE,
-					      tb_of_kernel, &tm);
-			for (t = 0; t < s->nr_tbs; t++) {
-				struct edge_tb *tb = &s->tbs[t];
-
-				if (tb->used && tb->ki == ki)
-					edge_simt_tb_release(s, tb);
-			}
-		}
-		edge_simt_drop_suspended(s, ki);
-		if (!ki->ewarp && s->tbp->kernel_end)
-			s->tbp->kernel_end(s, ki);
-		ki_free(s, ki);
-		n++;
-	}
-	if (n)
-		edge_simt_schedule(s);
-	return n;
 }
