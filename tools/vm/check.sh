@@ -23,6 +23,17 @@ fi
 cat "$build/lint.tap"
 taps+=("$build/lint.tap")
 
+echo "== host: the netlink spec and its uapi header agree"
+{
+	echo "TAP version 13"
+	echo "1..1"
+	python3 "$top/tools/nlspec-check.py" \
+		"$top/Documentation/netlink/specs/edge.yaml" \
+		"$top/uapi/linux/edge_netlink.h"
+} >"$build/nlspec.tap" 2>&1 || status=1
+cat "$build/nlspec.tap"
+taps+=("$build/nlspec.tap")
+
 echo "== host: emul/ unit tests (ASan+UBSan)"
 if ! make -s -C "$top" host-tests >"$build/host.tap" 2>"$build/host.err"; then
 	status=1

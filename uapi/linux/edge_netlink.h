@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
+/*
+ * The "edge" generic netlink family: devices made and removed at run
+ * time, their tables, statistics and knobs, and a "monitor" group.
+ *
+ * Documentation/netlink/specs/edge.yaml is the source of truth; this
+ * header must agree with it (tools/nlspec-check.py, run by make check).
+ */
+#ifndef _UAPI_LINUX_EDGE_NETLINK_H
+#define _UAPI_LINUX_EDGE_NETLINK_H
+
+#define EDGE_FAMILY_NAME	"edge"
+#define EDGE_FAMILY_VERSION	1
+
+#define EDGE_MCGRP_MONITOR	"monitor"
+
+enum edge_time_mode {
+	EDGE_NL_TIME_REAL,
+	EDGE_NL_TIME_VIRTUAL,
+};
+
+enum {
+	EDGE_A_UNSPEC,
+	EDGE_A_PAD,
+	EDGE_A_DEV_INDEX,
+	EDGE_A_DEV_NAME,
+	EDGE_A_PRESET,
+	EDGE_A_TIME_MODE,
+	EDGE_A_EKT_USED,
+	EDGE_A_POLL_IDLE_US,
+	EDGE_A_TIME_SCALE_PCT,
+	EDGE_A_CPU,
+	EDGE_A_SUBMITTED,
+	EDGE_A_COMPLETED,
+	EDGE_A_ERRORS,
+	EDGE_A_REJECTED,
+	EDGE_A_CANCELLED,
+	EDGE_A_LATE,
+	EDGE_A_INFLIGHT,
+	EDGE_A_JOBS_SUBMITTED,
+	EDGE_A_JOBS_DONE,
+	EDGE_A_JOBS_MET,
+	EDGE_A_JOBS_REJECTED,
+	EDGE_A_JOBS_CANCELLED,
+	EDGE_A_EKT_ID,
+	EDGE_A_EKT_OWNER_PID,
+	EDGE_A_EKT_FUNC,
+	EDGE_A_EKT_GRID_X,
+	EDGE_A_EKT_GRID_Y,
+	EDGE_A_EKT_GRID_Z,
+	EDGE_A_EKT_BLOCK_X,
+	EDGE_A_EKT_BLOCK_Y,
+	EDGE_A_EKT_BLOCK_Z,
+	EDGE_A_EKT_PRIORITY,
+	EDGE_A_EKT_DEADLINE_NS,
+	EDGE_A_EKT_RING_ENTRIES,
+	EDGE_A_EKT_SUBMITTED,
+	EDGE_A_EKT_COMPLETED,
+	EDGE_A_EKT_CANCELLED,
+	EDGE_A_EKT_INFLIGHT,
+	EDGE_A_EKT_KERNEL,
+
+	__EDGE_A_MAX,
+	EDGE_A_MAX = (__EDGE_A_MAX - 1)
+};
+
+enum {
+	EDGE_CMD_UNSPEC,
+	EDGE_CMD_DEV_GET,
+	EDGE_CMD_DEV_ADD,
+	EDGE_CMD_DEV_DEL,
+	EDGE_CMD_DEV_SET,
+	EDGE_CMD_STATS_GET,
+	EDGE_CMD_EKT_GET,
+	EDGE_CMD_DEV_ADD_NTF,
+	EDGE_CMD_DEV_DEL_NTF,
+	EDGE_CMD_EKT_REG_NTF,
+	EDGE_CMD_EKT_UNREG_NTF,
+
+	__EDGE_CMD_MAX,
+	EDGE_CMD_MAX = (__EDGE_CMD_MAX - 1)
+};
+
+#endif /* _UAPI_LINUX_EDGE_NETLINK_H */
