@@ -21,6 +21,7 @@
 #include <linux/ktime.h>
 #include <linux/refcount.h>
 #include <linux/notifier.h>
+#include <linux/rcupdate.h>
 
 #include "edge_drv.h"
 #include "edge_kapi.h"
@@ -413,11 +414,22 @@ EXPORT_SYMBOL_GPL(edge_kq_param);
  * Never sleeps and takes no lock but the front end's wait-queue lock
  * (irq-safe) when it has to wake it: callable from hard and soft
  * interrupt context, NAPI, hrtimers and process context.
+ *
+ * Return: 0, or -ENODEV when the device was unplugged: nothing was
+ * published, the entries are the caller's to count as dropped.  Every
+ * entry published (0) completes or is cancelled: the unplug waits for
+ * submissions in progress (RCU) before it cancels.
  */
-void edge_kq_submit(struct edge_kq *q, u32 n)
+int edge_kq_submit(struct edge_kq *q, u32 n)
 {
 	u64 now = ktime_get_ns();
 	u32 i;
+
+	rcu_read_lock();
+	if (READ_ONCE(q->ed->unplugged)) {
+		rcu_read_unlock();
+		return -ENODEV;
+	}
 
 	for (i = 0; i < n; i++)
 		q->submit_ns[(q->tail + i) & (q->entries - 1)] = now;
@@ -433,6 +445,8 @@ void edge_kq_submit(struct edge_kq *q, u32 n)
 	smp_mb();
 	if (READ_ONCE(*q->sq_flags) & EDGE_SQ_NEED_WAKEUP)
 		edge_frontend_kick(q->ed);
+	rcu_read_unlock();
+	return 0;
 }
 EXPORT_SYMBOL_GPL(edge_kq_submit);
 

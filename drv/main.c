@@ -136,6 +136,8 @@ static void edge_device_unplug(struct edge_device *ed)
 	WRITE_ONCE(ed->unplugged, true);
 	mutex_unlock(&ed->lock);
 	synchronize_srcu(&edge_unplug_srcu);
+	/* Kernel queues' doorbells rung before the flag are all in. */
+	synchronize_rcu();
 	/* Waits for sysfs callbacks in progress; none start after it. */
 	device_destroy(edge_class, MKDEV(MAJOR(edge_devt), ed->index));
 	cdev_del(ed->cdev);

@@ -46,6 +46,32 @@ static const struct nla_policy edge_nl_policy[EDGE_A_MAX + 1] = {
 	[EDGE_A_CPU] = NLA_POLICY_MIN(NLA_S32, -1),
 };
 
+static int edge_nl_put_u64(struct sk_buff *skb, int type, u64 v)
+{
+	return nla_put_u64_64bit(skb, type, v, EDGE_A_PAD);
+}
+
+/* The model's counters; under ed->lock (or once it is ours alone). */
+static int edge_nl_put_stats(struct sk_buff *skb, struct edge_device *ed)
+{
+	const struct edge_model_stats *st = &ed->model.st;
+
+	if (edge_nl_put_u64(skb, EDGE_A_SUBMITTED, st->submitted) ||
+	    edge_nl_put_u64(skb, EDGE_A_COMPLETED, st->completed) ||
+	    edge_nl_put_u64(skb, EDGE_A_ERRORS, st->errors) ||
+	    edge_nl_put_u64(skb, EDGE_A_REJECTED, st->rejected) ||
+	    edge_nl_put_u64(skb, EDGE_A_CANCELLED, st->cancelled) ||
+	    edge_nl_put_u64(skb, EDGE_A_LATE, st->late) ||
+	    nla_put_u32(skb, EDGE_A_INFLIGHT, ed->model.inflight) ||
+	    edge_nl_put_u64(skb, EDGE_A_JOBS_SUBMITTED, st->jobs_submitted) ||
+	    edge_nl_put_u64(skb, EDGE_A_JOBS_DONE, st->jobs_done) ||
+	    edge_nl_put_u64(skb, EDGE_A_JOBS_MET, st->jobs_met) ||
+	    edge_nl_put_u64(skb, EDGE_A_JOBS_REJECTED, st->jobs_rejected) ||
+	    edge_nl_put_u64(skb, EDGE_A_JOBS_CANCELLED, st->jobs_cancelled))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int edge_nl_put_dev(struct sk_buff *skb, struct edge_device *ed)
 {
 	char name[16];
@@ -85,10 +111,6 @@ static int edge_nl_fill_dev(struct sk_buff *skb, struct edge_device *ed,
 	return 0;
 }
 
-static int edge_nl_put_u64(struct sk_buff *skb, int type, u64 v)
-{
-	return nla_put_u64_64bit(skb, type, v, EDGE_A_PAD);
-}
 
 static int edge_nl_put_ekt(struct sk_buff *skb, struct edge_device *ed,
 			   const struct edge_ekt_entry *e)
@@ -193,9 +215,10 @@ void edge_nl_dev_notify(struct edge_device *ed, bool added)
 				      EDGE_CMD_DEV_DEL_NTF, &hdr);
 	if (!skb)
 		return;
-	/* Removed: the model is ours alone now, its counts final. */
+	/* Removed: the counts are final, everything having ended. */
 	mutex_lock(&ed->lock);
-	if (edge_nl_put_dev(skb, ed)) {
+	if (edge_nl_put_dev(skb, ed) ||
+	    (!added && edge_nl_put_stats(skb, ed))) {
 		mutex_unlock(&ed->lock);
 		edge_nl_ntf_abort(skb);
 		return;
@@ -405,38 +428,28 @@ static int edge_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 static int edge_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct edge_device *ed = edge_nl_dev(info);
-	struct edge_model_stats st;
-	u32 inflight, used;
 	struct sk_buff *msg;
 	void *hdr;
+	int ret;
 
 	if (IS_ERR(ed))
 		return PTR_ERR(ed);
-	mutex_lock(&ed->lock);
-	st = ed->model.st;
-	inflight = ed->model.inflight;
-	used = ed->model.ekt.used;
-	mutex_unlock(&ed->lock);
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &edge_nl_family, 0,
 				EDGE_CMD_STATS_GET);
-	if (!hdr ||
-	    nla_put_u32(msg, EDGE_A_DEV_INDEX, ed->index) ||
-	    edge_nl_put_u64(msg, EDGE_A_SUBMITTED, st.submitted) ||
-	    edge_nl_put_u64(msg, EDGE_A_COMPLETED, st.completed) ||
-	    edge_nl_put_u64(msg, EDGE_A_ERRORS, st.errors) ||
-	    edge_nl_put_u64(msg, EDGE_A_REJECTED, st.rejected) ||
-	    edge_nl_put_u64(msg, EDGE_A_CANCELLED, st.cancelled) ||
-	    edge_nl_put_u64(msg, EDGE_A_LATE, st.late) ||
-	    nla_put_u32(msg, EDGE_A_INFLIGHT, inflight) ||
-	    nla_put_u32(msg, EDGE_A_EKT_USED, used) ||
-	    edge_nl_put_u64(msg, EDGE_A_JOBS_SUBMITTED, st.jobs_submitted) ||
-	    edge_nl_put_u64(msg, EDGE_A_JOBS_DONE, st.jobs_done) ||
-	    edge_nl_put_u64(msg, EDGE_A_JOBS_MET, st.jobs_met) ||
-	    edge_nl_put_u64(msg, EDGE_A_JOBS_REJECTED, st.jobs_rejected) ||
-	    edge_nl_put_u64(msg, EDGE_A_JOBS_CANCELLED, st.jobs_cancelled)) {
+	if (!hdr) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	/* One snapshot: the counters agree with each other. */
+	mutex_lock(&ed->lock);
+	ret = nla_put_u32(msg, EDGE_A_DEV_INDEX, ed->index) ||
+	      nla_put_u32(msg, EDGE_A_EKT_USED, ed->model.ekt.used) ||
+	      edge_nl_put_stats(msg, ed);
+	mutex_unlock(&ed->lock);
+	if (ret) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}

@@ -394,15 +394,18 @@ static enum hrtimer_restart nicsim_tick(struct hrtimer *t)
 			break;
 		make_packet(p, ns->next_seq + i);
 	}
-	ns->next_seq += i;
 	atomic64_add(due + lost, &ns->generated);
-	atomic64_add(i, &ns->sent);
 	atomic64_add(due - i, &ns->drop_ring_full);
 	atomic64_add(lost, &ns->drop_overrun);
-	if (i) {
-		edge_kq_submit(ns->q, i);
-		atomic64_inc(&ns->doorbells);
+	/* Unplugged between the check above and here: not sent. */
+	if (i && edge_kq_submit(ns->q, i)) {
+		atomic64_add(i, &ns->drop_unplugged);
+		return HRTIMER_RESTART;
 	}
+	ns->next_seq += i;
+	atomic64_add(i, &ns->sent);
+	if (i)
+		atomic64_inc(&ns->doorbells);
 	return HRTIMER_RESTART;
 }
 
