@@ -111,7 +111,6 @@ static int edge_nl_fill_dev(struct sk_buff *skb, struct edge_device *ed,
 	return 0;
 }
 
-
 static int edge_nl_put_ekt(struct sk_buff *skb, struct edge_device *ed,
 			   const struct edge_ekt_entry *e)
 {
