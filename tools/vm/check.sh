@@ -61,6 +61,11 @@ percount() { sed -E 's/^(guest_fuzz_calls|faults_injected|debug_kernel_reports)=
 percount "$build/check.tap"
 taps+=("$build/check.tap")
 
+echo "== host: edgectl -j output from the guest parses as JSON"
+"$vm/edgectl-json.py" "$build/check.tap" >"$build/edgectl-json.tap" || status=1
+cat "$build/edgectl-json.tap"
+taps+=("$build/edgectl-json.tap")
+
 echo "== guest: kselftests on the debug kernel (KASAN, lockdep, kmemleak, fault injection)"
 # stderr stays on the terminal: a cold debug-kernel build says what it does.
 if ! "$vm/check-debug.sh" "$build" >"$build/debug.out"; then
