@@ -7,6 +7,7 @@
 #include <linux/vmalloc.h>
 #include <linux/poll.h>
 #include <linux/slab.h>
+#include <net/netlink.h>
 
 #include "edge_drv.h"
 #include "netlink.h"
@@ -179,8 +180,8 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 static long edge_unregister(struct edge_file *ef, void __user *uarg)
 {
 	struct edge_device *ed = ef->edev;
-	struct edge_ekt_entry *ent, saved;
 	struct edge_unregister ureg;
+	struct sk_buff *ntf;
 	u32 usize;
 	int ret;
 
@@ -193,14 +194,15 @@ static long edge_unregister(struct edge_file *ef, void __user *uarg)
 
 	mutex_lock(&ed->lock);
 	mutex_lock(&ef->rings_lock);
-	ent = edge_ekt_get(&ed->model.ekt, ureg.id);
-	/* Told with its final counts, once it went; a refusal is quiet. */
-	if (ent)
-		saved = *ent;
+	/* Told with its final counts once it went; a refusal is quiet. */
+	ntf = edge_nl_ekt_msg(ed, edge_ekt_get(&ed->model.ekt, ureg.id),
+			      false);
 	ret = edge_model_unregister(&ed->model, ureg.id, &ef->owner);
 	if (!ret) {
-		edge_nl_ekt_notify(ed, &saved, false);
+		edge_nl_xmit(ntf);
 		edge_free_ring(&ef->rings[ureg.id]);
+	} else {
+		nlmsg_free(ntf);
 	}
 	mutex_unlock(&ef->rings_lock);
 	mutex_unlock(&ed->lock);

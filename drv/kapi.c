@@ -22,6 +22,7 @@
 #include <linux/refcount.h>
 #include <linux/notifier.h>
 #include <linux/rcupdate.h>
+#include <net/netlink.h>
 
 #include "edge_drv.h"
 #include "edge_kapi.h"
@@ -266,14 +267,17 @@ int edge_kq_unregister(struct edge_kq *q)
 	if (!ret) {
 		/* Unplugged: the entry left the model, cancelled. */
 		if (!ed->unplugged) {
-			struct edge_ekt_entry *ent = edge_ekt_get(&ed->model.ekt,
-								  q->id);
-			struct edge_ekt_entry saved = *ent;
+			/* Built first, sent only if it went. */
+			struct sk_buff *ntf;
 
+			ntf = edge_nl_ekt_msg(ed, edge_ekt_get(&ed->model.ekt,
+							       q->id), false);
 			ret = edge_model_unregister(&ed->model, q->id,
 						    &q->owner);
-			if (!ret)
-				edge_nl_ekt_notify(ed, &saved, false);
+			if (ret)
+				nlmsg_free(ntf);
+			else
+				edge_nl_xmit(ntf);
 		}
 		if (ret)
 			kq_republish(q);

@@ -186,15 +186,28 @@ static struct sk_buff *edge_nl_ntf_new(u8 cmd, void **hdr)
 	return NULL;
 }
 
-static void edge_nl_ntf_send(struct sk_buff *skb, void *hdr)
+/**
+ * edge_nl_xmit() - send a monitor message built earlier
+ * @skb: from edge_nl_ekt_msg(), or NULL (nothing to send)
+ *
+ * Any context: in atomic context the message waits for a work item.
+ */
+void edge_nl_xmit(struct sk_buff *skb)
 {
-	genlmsg_end(skb, hdr);
+	if (!skb)
+		return;
 	if (edge_nl_atomic()) {
 		skb_queue_tail(&edge_nl_deferred, skb);
 		schedule_work(&edge_nl_work);
 		return;
 	}
 	genlmsg_multicast(&edge_nl_family, skb, 0, 0, GFP_KERNEL);
+}
+
+static void edge_nl_ntf_send(struct sk_buff *skb, void *hdr)
+{
+	genlmsg_end(skb, hdr);
+	edge_nl_xmit(skb);
 }
 
 static void edge_nl_ntf_abort(struct sk_buff *skb)
@@ -226,22 +239,43 @@ void edge_nl_dev_notify(struct edge_device *ed, bool added)
 	edge_nl_ntf_send(skb, hdr);
 }
 
-/* Entry @ent was registered, or is about to go.  Under ed->lock. */
-void edge_nl_ekt_notify(struct edge_device *ed,
-			const struct edge_ekt_entry *ent, bool reg)
+/**
+ * edge_nl_ekt_msg() - the monitor message for entry @ent
+ * @ed: its device
+ * @ent: the entry, or NULL
+ * @reg: registered (else unregistered)
+ *
+ * Built while @ent is valid, under ed->lock; sent with edge_nl_xmit() or
+ * dropped with nlmsg_free() once the caller knows whether it happened.
+ *
+ * Return: the message, or NULL (no listener, @ent NULL, or no memory:
+ * then the listeners were told to resync).
+ */
+struct sk_buff *edge_nl_ekt_msg(struct edge_device *ed,
+				const struct edge_ekt_entry *ent, bool reg)
 {
 	struct sk_buff *skb;
 	void *hdr;
 
+	if (!ent)
+		return NULL;
 	skb = edge_nl_ntf_new(reg ? EDGE_CMD_EKT_REG_NTF :
 				    EDGE_CMD_EKT_UNREG_NTF, &hdr);
 	if (!skb)
-		return;
+		return NULL;
 	if (edge_nl_put_ekt(skb, ed, ent)) {
 		edge_nl_ntf_abort(skb);
-		return;
+		return NULL;
 	}
-	edge_nl_ntf_send(skb, hdr);
+	genlmsg_end(skb, hdr);
+	return skb;
+}
+
+/* Entry @ent was registered, or is about to go.  Under ed->lock. */
+void edge_nl_ekt_notify(struct edge_device *ed,
+			const struct edge_ekt_entry *ent, bool reg)
+{
+	edge_nl_xmit(edge_nl_ekt_msg(ed, ent, reg));
 }
 
 /* Commands */

@@ -10,11 +10,15 @@
 
 struct edge_device;
 struct edge_ekt_entry;
+struct sk_buff;
 
 int edge_nl_init(void);
 void edge_nl_exit(void);
 void edge_nl_dev_notify(struct edge_device *ed, bool added);
 void edge_nl_ekt_notify(struct edge_device *ed,
 			const struct edge_ekt_entry *ent, bool reg);
+struct sk_buff *edge_nl_ekt_msg(struct edge_device *ed,
+				const struct edge_ekt_entry *ent, bool reg);
+void edge_nl_xmit(struct sk_buff *skb);
 
 #endif /* _EDGE_NETLINK_H */
