@@ -66,7 +66,8 @@ tools: $(BUILD)/guest/edge-demo $(BUILD)/guest/edge-bench $(BUILD)/guest/edgectl
 $(BUILD)/guest/edge-demo: tools/edge-demo/edge-demo.c $(LIBEDGE) uapi/linux/edge.h | $(BUILD)/guest/.dir
 	$(CC) $(UCFLAGS) -o $@ $< tools/libedge/libedge.c $(ULDFLAGS)
 
-$(BUILD)/guest/edge-bench: tools/edge-bench/edge-bench.c $(LIBEDGE) uapi/linux/edge.h | $(BUILD)/guest/.dir
+$(BUILD)/guest/edge-bench: tools/edge-bench/edge-bench.c $(LIBEDGE) uapi/linux/edge.h \
+		uapi/linux/edge_netlink.h selftests/edge/edge_nl.h | $(BUILD)/guest/.dir
 	$(CC) $(UCFLAGS) -o $@ $< tools/libedge/libedge.c $(ULDFLAGS) -lm
 
 # libnl-genl-3 linked statically, so that it runs in the guest; its

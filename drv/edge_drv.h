@@ -152,6 +152,10 @@ u64 edge_mmap_sq_offset(u32 id);
 u64 edge_mmap_cq_offset(u32 id);
 
 /* sysfs.c, sysfs_sched.c */
+int edge_sched_find(const char *name);
+const char *edge_sched_name(u32 v);
+int edge_victim_find(const char *name);
+const char *edge_victim_name(u32 v);
 extern const struct attribute_group *edge_groups[];
 extern const struct attribute_group edge_sched_group;
 extern const struct attribute_group edge_cp_group;

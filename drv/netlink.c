@@ -36,6 +36,20 @@ static struct netlink_range_validation edge_nl_poll_range = {
 	.max = 10 * USEC_PER_SEC,
 };
 
+static struct netlink_range_validation edge_nl_cycles_range = {
+	.max = 1000000,
+};
+
+static struct netlink_range_validation edge_nl_ns_range = {
+	.max = NSEC_PER_SEC,
+};
+
+/* The CP's profiling and PREMA periods: 1 us to 1 s (emul/cp/cp.c). */
+static struct netlink_range_validation edge_nl_period_range = {
+	.min = 1000,
+	.max = NSEC_PER_SEC,
+};
+
 static const struct nla_policy edge_nl_policy[EDGE_A_MAX + 1] = {
 	[EDGE_A_DEV_INDEX] = NLA_POLICY_MAX(NLA_U32, EDGE_MAX_DEVICES - 1),
 	[EDGE_A_PRESET] = { .type = NLA_NUL_STRING, .len = 31 },
@@ -44,6 +58,26 @@ static const struct nla_policy edge_nl_policy[EDGE_A_MAX + 1] = {
 						      &edge_nl_poll_range),
 	[EDGE_A_TIME_SCALE_PCT] = NLA_POLICY_RANGE(NLA_U32, 1, 10000),
 	[EDGE_A_CPU] = NLA_POLICY_MIN(NLA_S32, -1),
+	[EDGE_A_SCHED_POLICY] = { .type = NLA_NUL_STRING, .len = 15 },
+	[EDGE_A_SCHED_VICTIM] = { .type = NLA_NUL_STRING, .len = 15 },
+	[EDGE_A_SCHED_FLUSH] = NLA_POLICY_MAX(NLA_U32, EDGE_FLUSH_ALL),
+	[EDGE_A_SCHED_RESERVE_PCT] = NLA_POLICY_MAX(NLA_U32, 100),
+	[EDGE_A_SCHED_DISPATCH_CYCLES] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							       &edge_nl_cycles_range),
+	[EDGE_A_SCHED_WAIT_CYCLES] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							   &edge_nl_cycles_range),
+	[EDGE_A_SCHED_CTX_BYTES_PER_CYCLE] = NLA_POLICY_MIN(NLA_U32, 1),
+	[EDGE_A_SCHED_SKIP_EVENT_EXEC] = NLA_POLICY_MAX(NLA_U32, 1),
+	[EDGE_A_SCHED_SEED] = { .type = NLA_U64 },
+	[EDGE_A_QUEUE_POLICY] = { .type = NLA_NUL_STRING, .len = 15 },
+	[EDGE_A_CP_PARSE_NS] = NLA_POLICY_FULL_RANGE(NLA_U32, &edge_nl_ns_range),
+	[EDGE_A_CP_HOST_NS] = NLA_POLICY_FULL_RANGE(NLA_U32, &edge_nl_ns_range),
+	[EDGE_A_CP_PREDICT_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						       &edge_nl_ns_range),
+	[EDGE_A_CP_PROFILE_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						       &edge_nl_period_range),
+	[EDGE_A_CP_PREMA_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						     &edge_nl_period_range),
 };
 
 static int edge_nl_put_u64(struct sk_buff *skb, int type, u64 v)
@@ -135,6 +169,36 @@ static int edge_nl_put_ekt(struct sk_buff *skb, struct edge_device *ed,
 	    edge_nl_put_u64(skb, EDGE_A_EKT_COMPLETED, e->completed) ||
 	    edge_nl_put_u64(skb, EDGE_A_EKT_CANCELLED, e->cancelled) ||
 	    nla_put_u32(skb, EDGE_A_EKT_INFLIGHT, e->inflight))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* The scheduling configuration; under ed->lock. */
+static int edge_nl_put_sched(struct sk_buff *skb, struct edge_device *ed)
+{
+	const struct edge_simt_cfg *c = &ed->model.simt.cfg;
+	struct edge_cp_cfg cp = edge_model_cp_cfg(&ed->model);
+
+	if (nla_put_u32(skb, EDGE_A_DEV_INDEX, ed->index) ||
+	    nla_put_string(skb, EDGE_A_SCHED_POLICY,
+			   edge_sched_name(c->sched)) ||
+	    nla_put_string(skb, EDGE_A_SCHED_VICTIM,
+			   edge_victim_name(c->victim)) ||
+	    nla_put_u32(skb, EDGE_A_SCHED_FLUSH, c->flush) ||
+	    nla_put_u32(skb, EDGE_A_SCHED_RESERVE_PCT, c->reserve_pct) ||
+	    nla_put_u32(skb, EDGE_A_SCHED_DISPATCH_CYCLES, c->dispatch_cycles) ||
+	    nla_put_u32(skb, EDGE_A_SCHED_WAIT_CYCLES, c->sched_wait_cycles) ||
+	    nla_put_u32(skb, EDGE_A_SCHED_CTX_BYTES_PER_CYCLE,
+			c->ctx_bytes_per_cycle) ||
+	    nla_put_u32(skb, EDGE_A_SCHED_SKIP_EVENT_EXEC, c->skip_event_exec) ||
+	    edge_nl_put_u64(skb, EDGE_A_SCHED_SEED, c->seed) ||
+	    nla_put_string(skb, EDGE_A_QUEUE_POLICY,
+			   edge_cp_policy_name(edge_model_policy(&ed->model))) ||
+	    nla_put_u32(skb, EDGE_A_CP_PARSE_NS, cp.parse_ns) ||
+	    nla_put_u32(skb, EDGE_A_CP_HOST_NS, cp.host_ns) ||
+	    nla_put_u32(skb, EDGE_A_CP_PREDICT_NS, cp.predict_ns) ||
+	    nla_put_u32(skb, EDGE_A_CP_PROFILE_NS, cp.profile_ns) ||
+	    nla_put_u32(skb, EDGE_A_CP_PREMA_NS, cp.prema_ns))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -276,6 +340,31 @@ void edge_nl_ekt_notify(struct edge_device *ed,
 			const struct edge_ekt_entry *ent, bool reg)
 {
 	edge_nl_xmit(edge_nl_ekt_msg(ed, ent, reg));
+}
+
+/**
+ * edge_nl_policy_notify() - the scheduling configuration of @ed changed
+ * @ed: device
+ *
+ * Process context, without ed->lock (sysfs and sched-set call it).
+ */
+void edge_nl_policy_notify(struct edge_device *ed)
+{
+	struct sk_buff *skb;
+	void *hdr;
+	int ret;
+
+	skb = edge_nl_ntf_new(EDGE_CMD_POLICY_NTF, &hdr);
+	if (!skb)
+		return;
+	mutex_lock(&ed->lock);
+	ret = edge_nl_put_sched(skb, ed);
+	mutex_unlock(&ed->lock);
+	if (ret) {
+		edge_nl_ntf_abort(skb);
+		return;
+	}
+	edge_nl_ntf_send(skb, hdr);
 }
 
 /* Commands */
@@ -544,6 +633,135 @@ static int edge_nl_ekt_get_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
+static int edge_nl_sched_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edge_device *ed = edge_nl_dev(info);
+	struct sk_buff *msg;
+	void *hdr;
+	int ret;
+
+	if (IS_ERR(ed))
+		return PTR_ERR(ed);
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &edge_nl_family, 0,
+				EDGE_CMD_SCHED_GET);
+	if (!hdr) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	mutex_lock(&ed->lock);
+	ret = edge_nl_put_sched(msg, ed);
+	mutex_unlock(&ed->lock);
+	if (ret) {
+		nlmsg_free(msg);
+		return ret;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+/* A name attribute's index by @find; -ENOENT absent, -EINVAL unknown. */
+static int edge_nl_name(struct genl_info *info, int type,
+			int (*find)(const char *))
+{
+	int v;
+
+	if (!info->attrs[type])
+		return -ENOENT;
+	v = find(nla_data(info->attrs[type]));
+	return v < 0 ? -EINVAL : v;
+}
+
+static void edge_nl_u32(struct nlattr **a, int type, u32 *v)
+{
+	if (a[type])
+		*v = nla_get_u32(a[type]);
+}
+
+/*
+ * Everything is checked (names, ranges, the model's own rules) before
+ * anything changes; what the model refuses after the SIMT config was
+ * set puts the old one back, so that a refusal changes nothing.
+ */
+static int edge_nl_sched_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edge_device *ed = edge_nl_dev(info);
+	struct nlattr **a = info->attrs;
+	struct edge_simt_cfg cfg, old;
+	struct edge_cp_cfg cp, old_cp;
+	int sched, victim, qpol, ret;
+
+	if (IS_ERR(ed))
+		return PTR_ERR(ed);
+	sched = edge_nl_name(info, EDGE_A_SCHED_POLICY, edge_sched_find);
+	victim = edge_nl_name(info, EDGE_A_SCHED_VICTIM, edge_victim_find);
+	qpol = edge_nl_name(info, EDGE_A_QUEUE_POLICY, edge_cp_policy_find);
+	if (sched == -EINVAL) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_SCHED_POLICY],
+				    "unknown SIMT policy (drain, reserve, preempt)");
+		return -EINVAL;
+	}
+	if (victim == -EINVAL) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_SCHED_VICTIM],
+				    "unknown victim (oldest, newest, best)");
+		return -EINVAL;
+	}
+	if (qpol == -EINVAL) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_QUEUE_POLICY],
+				    "unknown queue policy");
+		return -EINVAL;
+	}
+	mutex_lock(&ed->lock);
+	old = ed->model.simt.cfg;
+	cfg = old;
+	old_cp = edge_model_cp_cfg(&ed->model);
+	cp = old_cp;
+	if (sched >= 0)
+		cfg.sched = sched;
+	if (victim >= 0)
+		cfg.victim = victim;
+	edge_nl_u32(a, EDGE_A_SCHED_FLUSH, &cfg.flush);
+	edge_nl_u32(a, EDGE_A_SCHED_RESERVE_PCT, &cfg.reserve_pct);
+	edge_nl_u32(a, EDGE_A_SCHED_DISPATCH_CYCLES, &cfg.dispatch_cycles);
+	edge_nl_u32(a, EDGE_A_SCHED_WAIT_CYCLES, &cfg.sched_wait_cycles);
+	edge_nl_u32(a, EDGE_A_SCHED_CTX_BYTES_PER_CYCLE,
+		    &cfg.ctx_bytes_per_cycle);
+	edge_nl_u32(a, EDGE_A_SCHED_SKIP_EVENT_EXEC, &cfg.skip_event_exec);
+	if (a[EDGE_A_SCHED_SEED])
+		cfg.seed = nla_get_u64(a[EDGE_A_SCHED_SEED]);
+	edge_nl_u32(a, EDGE_A_CP_PARSE_NS, &cp.parse_ns);
+	edge_nl_u32(a, EDGE_A_CP_HOST_NS, &cp.host_ns);
+	edge_nl_u32(a, EDGE_A_CP_PREDICT_NS, &cp.predict_ns);
+	edge_nl_u32(a, EDGE_A_CP_PROFILE_NS, &cp.profile_ns);
+	edge_nl_u32(a, EDGE_A_CP_PREMA_NS, &cp.prema_ns);
+	ret = edge_model_set_cfg(&ed->model, &cfg);
+	if (ret) {
+		GENL_SET_ERR_MSG(info, "the SIMT model refused the configuration");
+		goto out;
+	}
+	ret = edge_model_set_cp_timing(&ed->model, &cp);
+	if (ret) {
+		GENL_SET_ERR_MSG(info, "the command processor refused its timing");
+		edge_model_set_cfg(&ed->model, &old);
+		goto out;
+	}
+	if (qpol >= 0) {
+		ret = edge_model_set_policy(&ed->model, qpol);
+		if (ret) {
+			GENL_SET_ERR_MSG(info, "queue policy refused");
+			edge_model_set_cp_timing(&ed->model, &old_cp);
+			edge_model_set_cfg(&ed->model, &old);
+		}
+	}
+out:
+	mutex_unlock(&ed->lock);
+	if (!ret)
+		edge_nl_policy_notify(ed);
+	return ret;
+}
+
 static const struct genl_ops edge_nl_ops[] = {
 	{
 		.cmd = EDGE_CMD_DEV_GET,
@@ -572,6 +790,15 @@ static const struct genl_ops edge_nl_ops[] = {
 	{
 		.cmd = EDGE_CMD_EKT_GET,
 		.dumpit = edge_nl_ekt_get_dumpit,
+	},
+	{
+		.cmd = EDGE_CMD_SCHED_GET,
+		.doit = edge_nl_sched_get_doit,
+	},
+	{
+		.cmd = EDGE_CMD_SCHED_SET,
+		.doit = edge_nl_sched_set_doit,
+		.internal_flags = EDGE_NL_WRITE,
 	},
 };
 

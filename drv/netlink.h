@@ -20,5 +20,6 @@ void edge_nl_ekt_notify(struct edge_device *ed,
 struct sk_buff *edge_nl_ekt_msg(struct edge_device *ed,
 				const struct edge_ekt_entry *ent, bool reg);
 void edge_nl_xmit(struct sk_buff *skb);
+void edge_nl_policy_notify(struct edge_device *ed);
 
 #endif /* _EDGE_NETLINK_H */

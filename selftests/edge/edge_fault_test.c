@@ -5,7 +5,8 @@
  *
  * For each operation (module load, open, REGISTER_EVENT, mmap of the
  * doorbell page and of both rings, SUBMIT_JOB, and every command of the
- * "edge" netlink family: dev add/del/set/get, the dumps, stats), the 1st,
+ * "edge" netlink family: dev add/del/set/get, the dumps, stats, sched
+ * get/set), the 1st,
  * 2nd, ... fault point the
  * operation reaches in this task fails in turn (failslab, fail_page_alloc
  * with order 0 and sleeping allocations included, fail_usercopy), until
@@ -286,6 +287,8 @@ struct op {
 	int (*prep)(struct op *op);
 	struct enl *nl;
 	int cmd;
+	int restore_sched;
+	char old_sched[32];
 	unsigned long points, injected, errors, survived;
 };
 
@@ -591,6 +594,37 @@ static int nl_set_check(struct op *op, int ret, bool injected)
 	return edge_sysfs_write(0, "poll_idle_us", "1000");
 }
 
+static int nl_sched_run(struct op *op)
+{
+	struct enl_msg m;
+
+	enl_msg(op->nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_str(&m, EDGE_A_QUEUE_POLICY, "edf");
+	enl_put_str(&m, EDGE_A_SCHED_POLICY, "preempt");
+	return enl_do(op->nl, &m, NULL, NULL);
+}
+
+/* Both changed or neither; then back to the defaults. */
+static int nl_sched_check(struct op *op, int ret, bool injected)
+{
+	char q[32], s[32];
+	bool set, unset;
+
+	if (edge_sysfs_str(0, "sched/queue_policy", q, sizeof(q)) ||
+	    edge_sysfs_str(0, "sched/policy", s, sizeof(s)))
+		return -1;
+	set = !strcmp(q, "edf") && !strcmp(s, "preempt");
+	unset = !strcmp(q, "rr") && strcmp(s, "preempt");
+	if (set ? ret && !nl_lost(ret) : !(unset && ret))
+		return -1;
+	if (!set)
+		return 0;
+	op->restore_sched = 1;
+	return edge_sysfs_write(0, "sched/queue_policy", "rr") ||
+	       edge_sysfs_write(0, "sched/policy", op->old_sched);
+}
+
 static int nl_count;
 
 static void nl_count_cb(const struct enl_reply *r, void *arg)
@@ -602,7 +636,8 @@ static void nl_count_cb(const struct enl_reply *r, void *arg)
 static int nl_read_run(struct op *op)
 {
 	bool dump = op->cmd != EDGE_CMD_DEV_GET_DO &&
-		    op->cmd != EDGE_CMD_STATS_GET;
+		    op->cmd != EDGE_CMD_STATS_GET &&
+		    op->cmd != EDGE_CMD_SCHED_GET;
 	struct enl_msg m;
 
 	nl_count = 0;
@@ -645,7 +680,7 @@ int main(void)
 		ksft_exit_skip("no fault injection in this kernel (the debug kernel has it)\n");
 	if (geteuid())
 		ksft_exit_skip("needs root\n");
-	ksft_set_plan(8 + 7);
+	ksft_set_plan(8 + 9);
 	nth_fd = open(path, O_RDWR | O_CLOEXEC);
 	if (nth_fd < 0)
 		ksft_exit_fail_msg("%s: %s\n", path, strerror(errno));
@@ -717,6 +752,7 @@ int main(void)
 			{ "nl_dev_dump", EDGE_CMD_DEV_GET },
 			{ "nl_ekt_dump", EDGE_CMD_EKT_GET },
 			{ "nl_stats_get", EDGE_CMD_STATS_GET },
+			{ "nl_sched_get", EDGE_CMD_SCHED_GET },
 		};
 		struct timeval tv = { 5, 0 };
 		struct enl nl;
@@ -741,6 +777,14 @@ int main(void)
 		op.name = "nl_dev_set";
 		op.run = nl_set_run;
 		op.check = nl_set_check;
+		op.points = op.injected = op.errors = op.survived = 0;
+		report(&op, fault_loop(&op));
+		if (edge_sysfs_str(0, "sched/policy", op.old_sched,
+				   sizeof(op.old_sched)))
+			ksft_exit_fail_msg("sched/policy unreadable\n");
+		op.name = "nl_sched_set";
+		op.run = nl_sched_run;
+		op.check = nl_sched_check;
 		op.points = op.injected = op.errors = op.survived = 0;
 		report(&op, fault_loop(&op));
 		for (i = 0; i < (int)ARRAY_SIZE(reads); i++) {

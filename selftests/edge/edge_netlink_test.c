@@ -228,6 +228,15 @@ static int nobody_writes(void)
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
 	if (enl_do(&nl, &m, NULL, NULL))
 		return 106;
+	enl_msg(&nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_str(&m, EDGE_A_QUEUE_POLICY, "edf");
+	if (enl_do(&nl, &m, NULL, NULL) != -EPERM)
+		return 107;
+	enl_msg(&nl, &m, EDGE_CMD_SCHED_GET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	if (enl_do(&nl, &m, NULL, NULL))
+		return 108;
 	return 0;
 }
 
@@ -354,6 +363,93 @@ TEST_F(nl, stats_match_sysfs)
 	EXPECT_EQ(1, enl_u32(&d.last, EDGE_A_EKT_USED));
 	edge_queue_destroy(&q);
 	edge_close(&dev);
+}
+
+static int sched_str(const char *attr, char *buf, size_t len)
+{
+	return edge_sysfs_str(0, attr, buf, len);
+}
+
+/* sched get agrees with sysfs; set changes all it names, or nothing. */
+TEST_F(nl, sched_get_set)
+{
+	struct enl_reply r;
+	struct enl_msg m;
+	struct devs d;
+	struct enl mon;
+	char buf[64];
+
+	ASSERT_EQ(0, enl_open(&mon));
+	ASSERT_EQ(0, enl_subscribe(&mon));
+	memset(&d, 0, sizeof(d));
+	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_GET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	ASSERT_EQ(0, enl_do(&self->nl, &m, count_dev, &d));
+	ASSERT_EQ(0, sched_str("sched/policy", buf, sizeof(buf)));
+	EXPECT_STREQ(buf, enl_str(&d.last, EDGE_A_SCHED_POLICY));
+	ASSERT_EQ(0, sched_str("sched/queue_policy", buf, sizeof(buf)));
+	EXPECT_STREQ(buf, enl_str(&d.last, EDGE_A_QUEUE_POLICY));
+	EXPECT_EQ(edge_sysfs_read(0, "cp/prema_ns"),
+		  enl_u32(&d.last, EDGE_A_CP_PREMA_NS));
+	EXPECT_EQ(edge_sysfs_read(0, "sched/reserve_pct"),
+		  enl_u32(&d.last, EDGE_A_SCHED_RESERVE_PCT));
+
+	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_str(&m, EDGE_A_SCHED_POLICY, "preempt");
+	enl_put_str(&m, EDGE_A_SCHED_VICTIM, "newest");
+	enl_put_str(&m, EDGE_A_QUEUE_POLICY, "lax");
+	enl_put_u32(&m, EDGE_A_CP_PREMA_NS, 2000);
+	enl_put_u32(&m, EDGE_A_SCHED_FLUSH, 5);
+	ASSERT_EQ(0, enl_do(&self->nl, &m, NULL, NULL));
+	ASSERT_EQ(0, sched_str("sched/policy", buf, sizeof(buf)));
+	EXPECT_STREQ("preempt", buf);
+	ASSERT_EQ(0, sched_str("sched/victim", buf, sizeof(buf)));
+	EXPECT_STREQ("newest", buf);
+	ASSERT_EQ(0, sched_str("sched/queue_policy", buf, sizeof(buf)));
+	EXPECT_STREQ("lax", buf);
+	EXPECT_EQ(2000, edge_sysfs_read(0, "cp/prema_ns"));
+	ASSERT_EQ(0, sched_str("sched/flush", buf, sizeof(buf)));
+	EXPECT_STREQ("boost,loads", buf);
+	ASSERT_EQ(0, enl_next_ntf(&mon, &r, 2000));
+	EXPECT_EQ(EDGE_CMD_POLICY_NTF, r.cmd);
+	EXPECT_STREQ("lax", enl_str(&r, EDGE_A_QUEUE_POLICY));
+	EXPECT_STREQ("preempt", enl_str(&r, EDGE_A_SCHED_POLICY));
+
+	/* Errors change nothing, each with its message. */
+	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_str(&m, EDGE_A_SCHED_POLICY, "drain");
+	enl_put_str(&m, EDGE_A_QUEUE_POLICY, "fifo");
+	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
+	EXPECT_STREQ("unknown queue policy", self->nl.ext);
+	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_str(&m, EDGE_A_SCHED_POLICY, "fastest");
+	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
+	EXPECT_STREQ("unknown SIMT policy (drain, reserve, preempt)",
+		     self->nl.ext);
+	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_str(&m, EDGE_A_SCHED_POLICY, "drain");
+	enl_put_u32(&m, EDGE_A_CP_PROFILE_NS, 10);
+	EXPECT_EQ(-ERANGE, enl_do(&self->nl, &m, NULL, NULL));
+	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_str(&m, EDGE_A_SCHED_POLICY, "drain");
+	enl_put_u32(&m, EDGE_A_SCHED_FLUSH, 16);
+	EXPECT_EQ(-ERANGE, enl_do(&self->nl, &m, NULL, NULL));
+	ASSERT_EQ(0, sched_str("sched/policy", buf, sizeof(buf)));
+	EXPECT_STREQ("preempt", buf);
+	ASSERT_EQ(0, sched_str("sched/queue_policy", buf, sizeof(buf)));
+	EXPECT_STREQ("lax", buf);
+	/* No notification for what did not happen; one for sysfs. */
+	EXPECT_EQ(-EAGAIN, enl_next_ntf(&mon, &r, 100));
+	ASSERT_EQ(0, edge_sysfs_write(0, "sched/queue_policy", "edf"));
+	ASSERT_EQ(0, enl_next_ntf(&mon, &r, 2000));
+	EXPECT_EQ(EDGE_CMD_POLICY_NTF, r.cmd);
+	EXPECT_STREQ("edf", enl_str(&r, EDGE_A_QUEUE_POLICY));
+	enl_close(&mon);
 }
 
 /* Each kind of notification, in the order things happened. */

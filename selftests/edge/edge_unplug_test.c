@@ -26,6 +26,7 @@
 struct producer {
 	pthread_t t;
 	volatile int *stop;
+	volatile int ready;	/* registered and producing */
 	int err;
 	uint64_t tail;		/* submitted */
 	uint64_t reaped;	/* with a status */
@@ -39,7 +40,7 @@ static void reap_all(struct edge_queue *q, struct producer *p)
 	while (edge_queue_peek(q, &c) == 1) {
 		switch (EDGE_CQE_CODE(c.status)) {
 		case EDGE_CQE_DONE:
-			p->done++;
+			__atomic_add_fetch(&p->done, 1, __ATOMIC_RELAXED);
 			break;
 		case EDGE_CQE_CANCELLED:
 			p->cancelled++;
@@ -66,8 +67,11 @@ static void *produce(void *arg)
 		return NULL;
 	edge_register_init(&reg, EDGE_FN_ECHO, 8, 64, 2000);
 	p->err = edge_queue_create(&d, &reg, &q);
-	if (p->err)
+	if (p->err) {
+		edge_close(&d);
 		return NULL;
+	}
+	p->ready = 1;
 	while (!*p->stop) {
 		while ((prm = edge_queue_param(&q))) {
 			*(uint32_t *)prm = n++;
@@ -119,7 +123,25 @@ TEST_F(unplug, del_under_16_producers_and_nicsim)
 		p[i].stop = &stop;
 		ASSERT_EQ(0, pthread_create(&p[i].t, NULL, produce, &p[i]));
 	}
-	sleep_ms(400);
+	/* All of them at work (threads start slowly under KASAN). */
+	for (i = 0; i < PRODUCERS; i++) {
+		uint64_t end = now_ns() + 10000000000ULL;
+
+		while (!p[i].ready && !p[i].err && now_ns() < end)
+			sleep_ms(1);
+	}
+	/* ... and events completing (TCG, and KASAN, are slow). */
+	for (i = 0; i < 10000; i++) {
+		uint64_t sum = 0;
+		int j;
+
+		for (j = 0; j < PRODUCERS; j++)
+			sum += __atomic_load_n(&p[j].done, __ATOMIC_RELAXED);
+		if (sum >= PRODUCERS)
+			break;
+		sleep_ms(1);
+	}
+	sleep_ms(50);
 	ASSERT_EQ(0, enl_dev_del(&self->nl, 0));
 	stop = 1;
 	for (i = 0; i < PRODUCERS; i++) {

@@ -9,6 +9,8 @@
  *   edgectl dev set [dev] edgeN [poll_idle_us N] [time_scale_pct N] [cpu N]
  *   edgectl [-j [-p]] ekt show dev edgeN
  *   edgectl [-j [-p]] stats [show] dev edgeN
+ *   edgectl [-j [-p]] sched show dev edgeN
+ *   edgectl sched set dev edgeN [policy P] [victim V] [queue Q] [KNOB N]...
  *   edgectl [-j] monitor [-n COUNT]
  *   edgectl top [-n ITERATIONS] [dev edgeN]
  *
@@ -82,6 +84,43 @@ static const struct {
 	[EDGE_A_EKT_CANCELLED] = { "cancelled", K_U64 },
 	[EDGE_A_EKT_INFLIGHT] = { "inflight", K_U32 },
 	[EDGE_A_EKT_KERNEL] = { "kernel", K_FLAG },
+	[EDGE_A_SCHED_POLICY] = { "policy", K_STR },
+	[EDGE_A_SCHED_VICTIM] = { "victim", K_STR },
+	[EDGE_A_SCHED_FLUSH] = { "flush", K_U32 },
+	[EDGE_A_SCHED_RESERVE_PCT] = { "reserve_pct", K_U32 },
+	[EDGE_A_SCHED_DISPATCH_CYCLES] = { "dispatch_cycles", K_U32 },
+	[EDGE_A_SCHED_WAIT_CYCLES] = { "sched_wait_cycles", K_U32 },
+	[EDGE_A_SCHED_CTX_BYTES_PER_CYCLE] = { "ctx_bytes_per_cycle", K_U32 },
+	[EDGE_A_SCHED_SKIP_EVENT_EXEC] = { "skip_event_exec", K_U32 },
+	[EDGE_A_SCHED_SEED] = { "seed", K_U64 },
+	[EDGE_A_QUEUE_POLICY] = { "queue", K_STR },
+	[EDGE_A_CP_PARSE_NS] = { "parse_ns", K_U32 },
+	[EDGE_A_CP_HOST_NS] = { "host_ns", K_U32 },
+	[EDGE_A_CP_PREDICT_NS] = { "predict_ns", K_U32 },
+	[EDGE_A_CP_PROFILE_NS] = { "profile_ns", K_U32 },
+	[EDGE_A_CP_PREMA_NS] = { "prema_ns", K_U32 },
+};
+
+/* sched set's words: attribute, and whether it takes a name. */
+static const struct {
+	const char *word;
+	int attr;
+	bool str;
+} sched_words[] = {
+	{ "policy", EDGE_A_SCHED_POLICY, true },
+	{ "victim", EDGE_A_SCHED_VICTIM, true },
+	{ "queue", EDGE_A_QUEUE_POLICY, true },
+	{ "flush", EDGE_A_SCHED_FLUSH, false },
+	{ "reserve_pct", EDGE_A_SCHED_RESERVE_PCT, false },
+	{ "dispatch_cycles", EDGE_A_SCHED_DISPATCH_CYCLES, false },
+	{ "sched_wait_cycles", EDGE_A_SCHED_WAIT_CYCLES, false },
+	{ "ctx_bytes_per_cycle", EDGE_A_SCHED_CTX_BYTES_PER_CYCLE, false },
+	{ "skip_event_exec", EDGE_A_SCHED_SKIP_EVENT_EXEC, false },
+	{ "parse_ns", EDGE_A_CP_PARSE_NS, false },
+	{ "host_ns", EDGE_A_CP_HOST_NS, false },
+	{ "predict_ns", EDGE_A_CP_PREDICT_NS, false },
+	{ "profile_ns", EDGE_A_CP_PROFILE_NS, false },
+	{ "prema_ns", EDGE_A_CP_PREMA_NS, false },
 };
 
 static const char * const ntf_names[] = {
@@ -89,6 +128,7 @@ static const char * const ntf_names[] = {
 	[EDGE_CMD_DEV_DEL_NTF] = "dev del",
 	[EDGE_CMD_EKT_REG_NTF] = "ekt reg",
 	[EDGE_CMD_EKT_UNREG_NTF] = "ekt unreg",
+	[EDGE_CMD_POLICY_NTF] = "policy",
 };
 
 static bool json, pretty, show_stats;
@@ -124,6 +164,9 @@ static void usage(void)
 	      "  dev set [dev] edgeN [poll_idle_us N] [time_scale_pct N] [cpu N]\n"
 	      "  ekt show dev edgeN\n"
 	      "  stats [show] dev edgeN\n"
+	      "  sched show dev edgeN\n"
+	      "  sched set dev edgeN [policy drain|reserve|preempt] [victim V]\n"
+	      "            [queue NAME] [flush MASK] [reserve_pct N] [prema_ns N] ...\n"
 	      "  monitor [-n COUNT]\n"
 	      "  top [-n ITERATIONS] [dev edgeN]\n", stderr);
 	exit(2);
@@ -566,6 +609,47 @@ static int cmd_stats(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
+static int cmd_sched(struct ctx *c, int argc, char **argv)
+{
+	const char *sub = argc ? argv[0] : "show";
+	struct nl_msg *m;
+	unsigned int i;
+
+	if (argc) {
+		argc--;
+		argv++;
+	}
+	if (!strcmp(sub, "show")) {
+		m = req(c, EDGE_CMD_SCHED_GET, 0);
+		nla_put_u32(m, EDGE_A_DEV_INDEX, dev_arg(&argc, &argv));
+		c->each = show_each;
+		json_begin();
+		xfer(c, m);
+		json_end();
+		return 0;
+	}
+	if (strcmp(sub, "set"))
+		usage();
+	m = req(c, EDGE_CMD_SCHED_SET, 0);
+	nla_put_u32(m, EDGE_A_DEV_INDEX, dev_arg(&argc, &argv));
+	if (!argc)
+		usage();
+	for (; argc >= 2; argc -= 2, argv += 2) {
+		for (i = 0; i < sizeof(sched_words) / sizeof(sched_words[0]); i++)
+			if (!strcmp(argv[0], sched_words[i].word))
+				break;
+		if (i == sizeof(sched_words) / sizeof(sched_words[0]))
+			usage();
+		if (sched_words[i].str)
+			nla_put_string(m, sched_words[i].attr, argv[1]);
+		else
+			nla_put_u32(m, sched_words[i].attr, number(argv[1]));
+	}
+	if (argc)
+		usage();
+	return xfer(c, m);
+}
+
 static int monitor_cb(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[EDGE_A_MAX + 1];
@@ -735,6 +819,8 @@ int main(int argc, char **argv)
 		return cmd_ekt(&c, argc - 1, argv + 1);
 	if (!strcmp(argv[0], "stats"))
 		return cmd_stats(&c, argc - 1, argv + 1);
+	if (!strcmp(argv[0], "sched"))
+		return cmd_sched(&c, argc - 1, argv + 1);
 	if (!strcmp(argv[0], "monitor") || !strcmp(argv[0], "top")) {
 		bool top = argv[0][0] == 't';
 		int onedev = -1;

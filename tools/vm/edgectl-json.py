@@ -21,6 +21,7 @@ MUST = {
     'ekt_show': {'id', 'pid', 'func', 'ring', 'submitted', 'kernel'},
     'stats': {'index', 'submitted', 'completed', 'jobs_done'},
     'monitor': {'event', 'dev'},
+    'sched_show': {'index', 'policy', 'victim', 'queue', 'prema_ns'},
 }
 
 
