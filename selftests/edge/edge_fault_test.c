@@ -287,7 +287,6 @@ struct op {
 	int (*prep)(struct op *op);
 	struct enl *nl;
 	int cmd;
-	int restore_sched;
 	char old_sched[32];
 	unsigned long points, injected, errors, survived;
 };
@@ -615,12 +614,11 @@ static int nl_sched_check(struct op *op, int ret, bool injected)
 	    edge_sysfs_str(0, "sched/policy", s, sizeof(s)))
 		return -1;
 	set = !strcmp(q, "edf") && !strcmp(s, "preempt");
-	unset = !strcmp(q, "rr") && strcmp(s, "preempt");
+	unset = !strcmp(q, "rr") && !strcmp(s, op->old_sched);
 	if (set ? ret && !nl_lost(ret) : !(unset && ret))
 		return -1;
 	if (!set)
 		return 0;
-	op->restore_sched = 1;
 	return edge_sysfs_write(0, "sched/queue_policy", "rr") ||
 	       edge_sysfs_write(0, "sched/policy", op->old_sched);
 }
