@@ -11,11 +11,14 @@
 #include <linux/wait.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
+#include <linux/kref.h>
+#include <linux/list.h>
 
 #include "model.h"
 #include "limits.h"
 
-#define EDGE_MAX_DEVICES	8
+/* Devices at once (/dev/edge0..63); past it, adding one is -ENOSPC. */
+#define EDGE_MAX_DEVICES	64
 
 struct edge_kq;
 
@@ -26,12 +29,33 @@ struct edge_kq;
  */
 struct edge_owner {
 	void (*notify)(struct edge_owner *o, u32 id);
+	u32 pid;			/* registering tgid; 0 for the kernel */
+	bool kernel;			/* a kernel queue's */
 };
 
 struct edge_device {
 	int index;
 	struct device *dev;
-	struct cdev cdev;
+	/*
+	 * Allocated on its own: an open file's last fput() drops its cdev
+	 * reference after ->release(), when this struct may be gone.
+	 */
+	struct cdev *cdev;
+	/*
+	 * References: the device table's while plugged, one per open
+	 * file, per kernel queue and per edge_device_find().  The model
+	 * and the rings are freed with the last one.
+	 */
+	struct kref ref;
+	/*
+	 * Hot-unplug, as drm_dev_unplug(): set under @lock, then every
+	 * call that entered before it is waited for (SRCU); later calls
+	 * get -ENODEV.  The front end is stopped and everything in flight
+	 * is cancelled with a status; files and kernel queues live on
+	 * until their owners let go.
+	 */
+	bool unplugged;
+	struct list_head files;		/* open files, under @lock */
 	/*
 	 * Serialises the model: the front-end thread holds it while it
 	 * steps, ioctls while they change the EKT.  Never held across a
@@ -71,7 +95,8 @@ struct edge_file_ring {
 
 struct edge_file {
 	struct edge_owner owner;	/* the model's cookie for our entries */
-	struct edge_device *edev;
+	struct edge_device *edev;	/* a reference */
+	struct list_head node;		/* in edev->files */
 	u32 *doorbells;			/* mmap-able page, word per EKT id */
 	wait_queue_head_t cq_wait;	/* poll() on completions */
 	/* Guards @rings against poll() and mmap() racing unregister. */
@@ -96,13 +121,22 @@ void edge_notify(void *owner, u32 id);
 void edge_job_notify(void *owner, const struct edge_job_end *e);
 
 /* main.c */
-struct edge_device *edge_device_at(unsigned int index);
+struct edge_device *edge_device_get_index(unsigned int index);
+void edge_device_put(struct edge_device *ed);
+/* Not annotated here: checkpatch takes a prototype's for a definition. */
+int edge_dev_enter(void);
+void edge_dev_exit(int idx);
+int edge_dev_add(const struct edge_preset *p, int virtual_time, int index,
+		 struct edge_device **out);
+int edge_dev_del(unsigned int index);
+extern struct mutex edge_devs_lock;
+struct edge_device *edge_dev_at_locked(unsigned int index);
 
 /* kapi.c */
 int edge_kapi_init(void);
 void edge_kapi_exit(void);
 void edge_kapi_dispatched(struct edge_device *ed);
-void edge_kapi_device_fini(struct edge_device *ed);
+void edge_kapi_going(struct edge_device *ed, struct module *mod);
 
 /* frontend.c */
 int edge_frontend_start(struct edge_device *ed);
@@ -118,6 +152,10 @@ u64 edge_mmap_sq_offset(u32 id);
 u64 edge_mmap_cq_offset(u32 id);
 
 /* sysfs.c, sysfs_sched.c */
+int edge_sched_find(const char *name);
+const char *edge_sched_name(u32 v);
+int edge_victim_find(const char *name);
+const char *edge_victim_name(u32 v);
 extern const struct attribute_group *edge_groups[];
 extern const struct attribute_group edge_sched_group;
 extern const struct attribute_group edge_cp_group;

@@ -17,8 +17,10 @@
  *    edge_kq_unregister() refuses (-EBUSY) while anything is in flight.
  *
  * A caller links against these symbols, so edge.ko cannot be unloaded
- * while the caller is loaded, and an edge_device stays valid as long as
- * the caller's module is.  Documentation/driver-api.rst is the guide.
+ * while the caller is loaded.  A device may be removed at run time
+ * (hot-unplug): edge_device_find()'s reference and each queue's keep the
+ * struct valid, and the queues' events end cancelled.
+ * Documentation/driver-api.rst is the guide.
  */
 #ifndef _EDGE_KAPI_H
 #define _EDGE_KAPI_H
@@ -61,6 +63,7 @@ struct edge_kq_completion {
 };
 
 struct edge_device *edge_device_find(unsigned int index);
+void edge_device_release(struct edge_device *ed);
 
 struct edge_kq *__edge_kq_register(struct edge_device *ed,
 				   struct edge_register *reg,
@@ -88,9 +91,10 @@ struct edge_kq *edge_kq_lookup(struct edge_device *ed, u32 id);
 void edge_kq_put(struct edge_kq *q);
 u32 edge_kq_id(const struct edge_kq *q);
 void *edge_kq_param(struct edge_kq *q, u32 k);
-void edge_kq_submit(struct edge_kq *q, u32 n);
+int edge_kq_submit(struct edge_kq *q, u32 n);
 int edge_kq_peek(struct edge_kq *q, struct edge_kq_completion *c);
 void edge_kq_seen(struct edge_kq *q);
 u32 edge_kq_inflight(const struct edge_kq *q);
+bool edge_kq_unplugged(const struct edge_kq *q);
 
 #endif /* _EDGE_KAPI_H */

@@ -7,8 +7,10 @@
 #include <linux/vmalloc.h>
 #include <linux/poll.h>
 #include <linux/slab.h>
+#include <net/netlink.h>
 
 #include "edge_drv.h"
+#include "netlink.h"
 #include "validate.h"
 
 /*
@@ -128,6 +130,7 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 	if (!ret) {
 		ef->rings[id] = fr;
 		gen = ed->model.ekt.e[id].gen;
+		edge_nl_ekt_notify(ed, &ed->model.ekt.e[id], true);
 	}
 	mutex_unlock(&ef->rings_lock);
 	mutex_unlock(&ed->lock);
@@ -163,6 +166,7 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 		mutex_lock(&ef->rings_lock);
 		ent = edge_ekt_get(&ed->model.ekt, id);
 		if (ent && ent->owner == &ef->owner && ent->gen == gen) {
+			edge_nl_ekt_notify(ed, ent, false);
 			edge_model_cancel(&ed->model, id);
 			edge_free_ring(&ef->rings[id]);
 		}
@@ -177,6 +181,7 @@ static long edge_unregister(struct edge_file *ef, void __user *uarg)
 {
 	struct edge_device *ed = ef->edev;
 	struct edge_unregister ureg;
+	struct sk_buff *ntf;
 	u32 usize;
 	int ret;
 
@@ -189,10 +194,16 @@ static long edge_unregister(struct edge_file *ef, void __user *uarg)
 
 	mutex_lock(&ed->lock);
 	mutex_lock(&ef->rings_lock);
-	ret = edge_model_unregister(&ed->model, ureg.id,
-				    &ef->owner);
-	if (!ret)
+	/* Told with its final counts once it went; a refusal is quiet. */
+	ntf = edge_nl_ekt_msg(ed, edge_ekt_get(&ed->model.ekt, ureg.id),
+			      false);
+	ret = edge_model_unregister(&ed->model, ureg.id, &ef->owner);
+	if (!ret) {
+		edge_nl_xmit(ntf);
 		edge_free_ring(&ef->rings[ureg.id]);
+	} else {
+		nlmsg_free(ntf);
+	}
 	mutex_unlock(&ef->rings_lock);
 	mutex_unlock(&ed->lock);
 	return ret;
@@ -323,7 +334,7 @@ out:
 	return ret;
 }
 
-static long edge_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+static long edge_ioctl_locked(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct edge_file *ef = file->private_data;
 	void __user *uarg = (void __user *)arg;
@@ -347,6 +358,28 @@ static long edge_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	default:
 		return -ENOTTY;
 	}
+}
+
+/*
+ * Every call on a file of an unplugged device is -ENODEV, but for
+ * EDGE_IOC_REAP_JOBS: it reads only the file's own FIFO, and drains the
+ * jobs the unplug cancelled, so that no submitted job is lost.
+ */
+static long edge_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct edge_file *ef = file->private_data;
+	long ret;
+	int idx;
+
+	if (cmd == EDGE_IOC_REAP_JOBS)
+		return edge_reap_jobs(ef, (void __user *)arg);
+	idx = edge_dev_enter();
+	if (READ_ONCE(ef->edev->unplugged))
+		ret = -ENODEV;
+	else
+		ret = edge_ioctl_locked(file, cmd, arg);
+	edge_dev_exit(idx);
+	return ret;
 }
 
 /* Called by the model, under ed->lock, when completions were published. */
@@ -399,6 +432,9 @@ static __poll_t edge_poll(struct file *file, poll_table *pt)
 	int i;
 
 	poll_wait(file, &ef->cq_wait, pt);
+	/* Unplugged: the cancelled completions are in; nothing else comes. */
+	if (READ_ONCE(ef->edev->unplugged))
+		return EPOLLIN | EPOLLRDNORM | EPOLLERR | EPOLLHUP;
 	/* A hint only: EDGE_IOC_REAP_JOBS reads the FIFO under ed->lock. */
 	if (READ_ONCE(ef->jcq_tail) != READ_ONCE(ef->jcq_head))
 		return EPOLLIN | EPOLLRDNORM;
@@ -419,27 +455,45 @@ static __poll_t edge_poll(struct file *file, poll_table *pt)
 	return mask;
 }
 
+/*
+ * The device by minor, if it is still the one this inode's cdev belongs
+ * to: an open racing an unplug (or a stale node of a reused minor) gets
+ * -ENODEV.
+ */
 static int edge_open(struct inode *inode, struct file *file)
 {
-	struct edge_device *ed = container_of(inode->i_cdev,
-					      struct edge_device, cdev);
+	struct edge_device *ed;
 	struct edge_file *ef;
 
+	ed = edge_device_get_index(iminor(inode));
+	if (!ed)
+		return -ENODEV;
+	if (ed->cdev != inode->i_cdev) {
+		edge_device_put(ed);
+		return -ENODEV;
+	}
 	ef = kvzalloc(sizeof(*ef), GFP_KERNEL);
 	if (!ef)
-		return -ENOMEM;
+		goto err_put;
 	ef->doorbells = vmalloc_user(PAGE_SIZE);
 	if (!ef->doorbells) {
 		kvfree(ef);
-		return -ENOMEM;
+		goto err_put;
 	}
 	ef->owner.notify = edge_file_notify;
+	ef->owner.pid = task_tgid_nr(current);
 	ef->edev = ed;
 	init_waitqueue_head(&ef->cq_wait);
 	mutex_init(&ef->rings_lock);
 	mutex_init(&ef->reap_lock);
+	mutex_lock(&ed->lock);
+	list_add(&ef->node, &ed->files);
+	mutex_unlock(&ed->lock);
 	file->private_data = ef;
 	return nonseekable_open(inode, file);
+err_put:
+	edge_device_put(ed);
+	return -ENOMEM;
 }
 
 /*
@@ -453,14 +507,25 @@ static int edge_release(struct inode *inode, struct file *file)
 	int i;
 
 	mutex_lock(&ed->lock);
-	/* Jobs first: each ends CANCELLED (its completion goes with ef). */
-	edge_model_cancel_jobs(&ed->model, &ef->owner);
+	list_del(&ef->node);
+	/* An unplugged device cancelled everything and left the model. */
+	if (!ed->unplugged) {
+		/* Jobs first: each ends CANCELLED (with ef, its completion). */
+		edge_model_cancel_jobs(&ed->model, &ef->owner);
+	}
 	WARN_ON_ONCE(ef->jobs_pending);
 	mutex_lock(&ef->rings_lock);
 	for (i = 0; i < EDGE_EKT_ENTRIES; i++) {
 		if (!ef->rings[i].sq)
 			continue;
-		edge_model_cancel(&ed->model, i);
+		if (!ed->unplugged) {
+			struct edge_ekt_entry *ent;
+
+			ent = edge_ekt_get(&ed->model.ekt, i);
+			if (ent)
+				edge_nl_ekt_notify(ed, ent, false);
+			edge_model_cancel(&ed->model, i);
+		}
 		edge_free_ring(&ef->rings[i]);
 	}
 	mutex_unlock(&ef->rings_lock);
@@ -469,6 +534,7 @@ static int edge_release(struct inode *inode, struct file *file)
 	mutex_destroy(&ef->reap_lock);
 	mutex_destroy(&ef->rings_lock);
 	kvfree(ef);
+	edge_device_put(ed);
 	return 0;
 }
 

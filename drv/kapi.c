@@ -21,9 +21,12 @@
 #include <linux/ktime.h>
 #include <linux/refcount.h>
 #include <linux/notifier.h>
+#include <linux/rcupdate.h>
+#include <net/netlink.h>
 
 #include "edge_drv.h"
 #include "edge_kapi.h"
+#include "netlink.h"
 #include "validate.h"
 
 struct edge_kq {
@@ -74,19 +77,51 @@ static void kq_notify(struct edge_owner *o, u32 id)
 }
 
 /**
- * edge_device_find() - an edge device by index
+ * edge_device_find() - an edge device by index, with a reference
  * @index: N of /dev/edgeN
  *
- * The device lives until edge.ko is unloaded, which cannot happen while
- * the caller's module uses this API (it links against these symbols).
+ * Devices come and go at run time (netlink's dev del): the reference
+ * keeps the struct valid, not the device plugged.  Once it is unplugged,
+ * registration fails with -ENODEV, every event of its queues completes
+ * as EDGE_CQE_CANCELLED (through the callback) and edge_kq_param()
+ * returns NULL; destroy the queues and drop the reference as usual.
+ * Process context.
  *
- * Return: the device, or NULL if there is no such device.
+ * Return: the device, or NULL if there is no such device.  Release with
+ * edge_device_release().
  */
 struct edge_device *edge_device_find(unsigned int index)
 {
-	return edge_device_at(index);
+	return edge_device_get_index(index);
 }
 EXPORT_SYMBOL_GPL(edge_device_find);
+
+/**
+ * edge_device_release() - drop the reference of edge_device_find()
+ * @ed: device
+ *
+ * Process context.  Queues hold references of their own.
+ */
+void edge_device_release(struct edge_device *ed)
+{
+	edge_device_put(ed);
+}
+EXPORT_SYMBOL_GPL(edge_device_release);
+
+/**
+ * edge_kq_unplugged() - the queue's device was removed
+ * @q: queue
+ *
+ * Any context.  Its events are cancelled, it takes no new ones: the
+ * owner should stop producing and destroy it.
+ *
+ * Return: true once the device is unplugged.
+ */
+bool edge_kq_unplugged(const struct edge_kq *q)
+{
+	return READ_ONCE(q->ed->unplugged);
+}
+EXPORT_SYMBOL_GPL(edge_kq_unplugged);
 
 /**
  * __edge_kq_register() - register an event kernel for a module
@@ -103,7 +138,8 @@ EXPORT_SYMBOL_GPL(edge_device_find);
  * must be destroyed before @owner unloads (edge.ko destroys, with a
  * warning, any that is left).  Process context.
  *
- * Return: the queue, or ERR_PTR(-EINVAL, -EBUSY, -ENOMEM).
+ * Return: the queue, or ERR_PTR(-EINVAL, -EBUSY, -ENOMEM, -ENODEV: the
+ * device was unplugged).
  */
 struct edge_kq *__edge_kq_register(struct edge_device *ed,
 				   struct edge_register *reg,
@@ -132,6 +168,7 @@ struct edge_kq *__edge_kq_register(struct edge_device *ed,
 	if (!q)
 		return ERR_PTR(-ENOMEM);
 	q->owner.notify = kq_notify;
+	q->owner.kernel = true;
 	q->ed = ed;
 	q->mod = owner;
 	q->notify = notify;
@@ -154,7 +191,8 @@ struct edge_kq *__edge_kq_register(struct edge_device *ed,
 	mem.layout = q->layout;
 
 	mutex_lock(&ed->lock);
-	ret = edge_model_register(&ed->model, &k, &mem, &q->owner, &id);
+	ret = ed->unplugged ? -ENODEV :
+	      edge_model_register(&ed->model, &k, &mem, &q->owner, &id);
 	if (!ret) {
 		/* The same words the model uses: its attach computed them. */
 		const struct edge_ring *r = &ed->model.ekt.e[id].ring;
@@ -169,6 +207,8 @@ struct edge_kq *__edge_kq_register(struct edge_device *ed,
 		ed->kqs[id] = q;
 		spin_unlock_irq(&ed->kq_lock);
 		ed->nr_kqs++;
+		kref_get(&ed->ref);	/* the queue's; dropped when freed */
+		edge_nl_ekt_notify(ed, &ed->model.ekt.e[id], true);
 	}
 	mutex_unlock(&ed->lock);
 	if (ret) {
@@ -225,15 +265,30 @@ int edge_kq_unregister(struct edge_kq *q)
 	mutex_lock(&ed->lock);
 	ret = kq_unpublish(q);
 	if (!ret) {
-		ret = edge_model_unregister(&ed->model, q->id, &q->owner);
+		/* Unplugged: the entry left the model, cancelled. */
+		if (!ed->unplugged) {
+			/* Built first, sent only if it went. */
+			struct sk_buff *ntf;
+
+			ntf = edge_nl_ekt_msg(ed, edge_ekt_get(&ed->model.ekt,
+							       q->id), false);
+			ret = edge_model_unregister(&ed->model, q->id,
+						    &q->owner);
+			if (ret)
+				nlmsg_free(ntf);
+			else
+				edge_nl_xmit(ntf);
+		}
 		if (ret)
 			kq_republish(q);
 		else
 			ed->nr_kqs--;
 	}
 	mutex_unlock(&ed->lock);
-	if (!ret)
+	if (!ret) {
 		kq_free(q);
+		edge_device_put(ed);
+	}
 	return ret;
 }
 EXPORT_SYMBOL_GPL(edge_kq_unregister);
@@ -257,12 +312,18 @@ int edge_kq_destroy(struct edge_kq *q)
 	mutex_lock(&ed->lock);
 	ret = kq_unpublish(q);
 	if (!ret) {
-		edge_model_cancel(&ed->model, q->id);
+		if (!ed->unplugged) {
+			edge_nl_ekt_notify(ed, edge_ekt_get(&ed->model.ekt,
+							    q->id), false);
+			edge_model_cancel(&ed->model, q->id);
+		}
 		ed->nr_kqs--;
 	}
 	mutex_unlock(&ed->lock);
-	if (!ret)
+	if (!ret) {
 		kq_free(q);
+		edge_device_put(ed);
+	}
 	return ret;
 }
 EXPORT_SYMBOL_GPL(edge_kq_destroy);
@@ -333,12 +394,15 @@ EXPORT_SYMBOL_GPL(edge_kq_id);
  * the front end reads an entry, and writes the output into it, until the
  * event completes.  Any context; the producer's side, single-threaded.
  *
- * Return: the entry (param_size bytes), or NULL when the ring is full.
+ * Return: the entry (param_size bytes), or NULL when the ring is full or
+ * the device was unplugged (edge_kq_unplugged()).
  */
 void *edge_kq_param(struct edge_kq *q, u32 k)
 {
 	u32 seq = q->tail + k;
 
+	if (READ_ONCE(q->ed->unplugged))
+		return NULL;
 	/* Pairs with edge_kq_seen(): the reaper is done with the slot. */
 	if (seq - smp_load_acquire(&q->head) >= q->entries)
 		return NULL;
@@ -354,11 +418,22 @@ EXPORT_SYMBOL_GPL(edge_kq_param);
  * Never sleeps and takes no lock but the front end's wait-queue lock
  * (irq-safe) when it has to wake it: callable from hard and soft
  * interrupt context, NAPI, hrtimers and process context.
+ *
+ * Return: 0, or -ENODEV when the device was unplugged: nothing was
+ * published, the entries are the caller's to count as dropped.  Every
+ * entry published (0) completes or is cancelled: the unplug waits for
+ * submissions in progress (RCU) before it cancels.
  */
-void edge_kq_submit(struct edge_kq *q, u32 n)
+int edge_kq_submit(struct edge_kq *q, u32 n)
 {
 	u64 now = ktime_get_ns();
 	u32 i;
+
+	rcu_read_lock();
+	if (READ_ONCE(q->ed->unplugged)) {
+		rcu_read_unlock();
+		return -ENODEV;
+	}
 
 	for (i = 0; i < n; i++)
 		q->submit_ns[(q->tail + i) & (q->entries - 1)] = now;
@@ -374,6 +449,8 @@ void edge_kq_submit(struct edge_kq *q, u32 n)
 	smp_mb();
 	if (READ_ONCE(*q->sq_flags) & EDGE_SQ_NEED_WAKEUP)
 		edge_frontend_kick(q->ed);
+	rcu_read_unlock();
+	return 0;
 }
 EXPORT_SYMBOL_GPL(edge_kq_submit);
 
@@ -470,33 +547,18 @@ static int edge_kapi_module_going(struct notifier_block *nb,
 {
 	struct module *mod = data;
 	unsigned int d;
-	u32 i;
 
 	if (action != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
+	/* Plugged devices; an unplugged one's leftovers keep it (leak). */
+	mutex_lock(&edge_devs_lock);
 	for (d = 0; d < EDGE_MAX_DEVICES; d++) {
-		struct edge_device *ed = edge_device_at(d);
+		struct edge_device *ed = edge_dev_at_locked(d);
 
-		if (!ed)
-			continue;
-		mutex_lock(&ed->lock);
-		for (i = 0; i < EDGE_EKT_ENTRIES; i++) {
-			struct edge_kq *q = ed->kqs[i];
-
-			if (!q || q->mod != mod)
-				continue;
-			WARN(1, "edge: %s left event kernel %u registered\n",
-			     mod->name, i);
-			spin_lock_irq(&ed->kq_lock);
-			ed->kqs[i] = NULL;
-			spin_unlock_irq(&ed->kq_lock);
-			q->notify = NULL;
-			edge_model_cancel(&ed->model, i);
-			ed->nr_kqs--;
-			kq_free(q);
-		}
-		mutex_unlock(&ed->lock);
+		if (ed)
+			edge_kapi_going(ed, mod);
 	}
+	mutex_unlock(&edge_devs_lock);
 	return NOTIFY_DONE;
 }
 
@@ -514,20 +576,36 @@ void edge_kapi_exit(void)
 	unregister_module_notifier(&edge_kapi_nb);
 }
 
-/* Device teardown: nothing may be left (owners are gone by now). */
-void edge_kapi_device_fini(struct edge_device *ed)
+/* The device table holds a reference while edge_kapi_going() runs. */
+static void edge_device_release_noop(struct kref *ref)
+{
+	WARN_ON_ONCE(1);
+}
+
+/*
+ * Cancel and free the queues @mod left on @ed.  The table's reference
+ * keeps @ed, so the queues' own go without freeing it.
+ */
+void edge_kapi_going(struct edge_device *ed, struct module *mod)
 {
 	u32 i;
 
+	mutex_lock(&ed->lock);
 	for (i = 0; i < EDGE_EKT_ENTRIES; i++) {
 		struct edge_kq *q = ed->kqs[i];
 
-		if (WARN_ON_ONCE(q)) {
-			ed->kqs[i] = NULL;
-			q->notify = NULL;
-			edge_model_cancel(&ed->model, i);
-			kq_free(q);
-		}
+		if (!q || q->mod != mod)
+			continue;
+		WARN(1, "edge: %s left event kernel %u registered\n",
+		     mod->name, i);
+		spin_lock_irq(&ed->kq_lock);
+		ed->kqs[i] = NULL;
+		spin_unlock_irq(&ed->kq_lock);
+		q->notify = NULL;
+		edge_model_cancel(&ed->model, i);
+		ed->nr_kqs--;
+		kq_free(q);
+		kref_put(&ed->ref, edge_device_release_noop);
 	}
-	ed->nr_kqs = 0;
+	mutex_unlock(&ed->lock);
 }

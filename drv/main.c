@@ -2,19 +2,25 @@
 /*
  * edge: an emulated event-driven GPU front end.
  *
- * Module set-up: parameters, the "edge" class and /dev/edgeN devices, one
- * front-end thread each.
+ * Module set-up and the device table: /dev/edgeN devices made at load
+ * (nr_devices) and at run time (netlink.c), one front-end thread each,
+ * and their removal, which is a hot-unplug (drm_dev_unplug()'s model):
+ * open files, mappings and kernel queues outlive the device, every call
+ * after it gets -ENODEV, and whatever was in flight ends cancelled.
  */
 #include <linux/module.h>
 #include <linux/fs.h>
 #include <linux/slab.h>
 #include <linux/ktime.h>
+#include <linux/srcu.h>
+#include <linux/poll.h>
 
 #include "edge_drv.h"
+#include "netlink.h"
 
 static unsigned int nr_devices = 1;
 module_param(nr_devices, uint, 0444);
-MODULE_PARM_DESC(nr_devices, "Number of /dev/edgeN devices (1-8, default 1)");
+MODULE_PARM_DESC(nr_devices, "Number of /dev/edgeN devices at load (0-64, default 1)");
 
 static char *preset = "edge";
 module_param(preset, charp, 0444);
@@ -37,7 +43,15 @@ MODULE_PARM_DESC(time_scale_pct,
 
 static dev_t edge_devt;
 static struct class *edge_class;
+/*
+ * Plugged devices by index (= minor).  The lock is held across a whole
+ * add or del, so a name and minor are reused only once the old device's
+ * node and sysfs directory are gone.
+ */
 static struct edge_device *edge_devs[EDGE_MAX_DEVICES];
+DEFINE_MUTEX(edge_devs_lock);	/* the table above, add and del whole */
+/* Calls on a device's files; unplug waits for them (edge_dev_enter()). */
+DEFINE_STATIC_SRCU(edge_unplug_srcu);
 
 /* Every user may open the GPU; isolation is per open file. */
 static char *edge_devnode(struct device *dev, umode_t *mode)
@@ -47,41 +61,144 @@ static char *edge_devnode(struct device *dev, umode_t *mode)
 	return NULL;
 }
 
-/* For the in-kernel API; devices only change at load and unload. */
-struct edge_device *edge_device_at(unsigned int index)
+/* Under edge_devs_lock: a plugged device, no reference taken. */
+struct edge_device *edge_dev_at_locked(unsigned int index)
 {
+	lockdep_assert_held(&edge_devs_lock);
 	return index < EDGE_MAX_DEVICES ? edge_devs[index] : NULL;
 }
 
-static void edge_device_destroy(struct edge_device *ed)
+/* A plugged device by index, with a reference (edge_device_put()). */
+struct edge_device *edge_device_get_index(unsigned int index)
 {
-	if (ed->dev)
-		device_destroy(edge_class, ed->cdev.dev);
-	cdev_del(&ed->cdev);
-	edge_frontend_stop(ed);
-	mutex_lock(&ed->lock);
-	edge_kapi_device_fini(ed);
+	struct edge_device *ed;
+
+	mutex_lock(&edge_devs_lock);
+	ed = edge_dev_at_locked(index);
+	if (ed)
+		kref_get(&ed->ref);
+	mutex_unlock(&edge_devs_lock);
+	return ed;
+}
+
+static void edge_device_free(struct edge_device *ed)
+{
 	edge_model_fini(&ed->model);
-	mutex_unlock(&ed->lock);
 	mutex_destroy(&ed->lock);
 	kfree(ed->kdoorbells);
 	kvfree(ed);
 }
 
-static int edge_device_create(int index, const struct edge_preset *p)
+static void edge_device_release(struct kref *ref)
+{
+	edge_device_free(container_of(ref, struct edge_device, ref));
+}
+
+/* Process context: the last reference frees the model. */
+void edge_device_put(struct edge_device *ed)
+{
+	kref_put(&ed->ref, edge_device_release);
+}
+
+/**
+ * edge_dev_enter() - enter a call that needs its device plugged
+ *
+ * As drm_dev_enter(), but always entered (sparse follows it): the caller
+ * checks ed->unplugged inside, returns -ENODEV when it is set, and
+ * leaves with edge_dev_exit().  Unplug waits for every call inside.
+ *
+ * Return: the cookie for edge_dev_exit().
+ */
+int edge_dev_enter(void)
+	__acquires(edge_unplug_srcu)
+{
+	return srcu_read_lock(&edge_unplug_srcu);
+}
+
+void edge_dev_exit(int idx) __releases(edge_unplug_srcu)
+{
+	srcu_read_unlock(&edge_unplug_srcu, idx);
+}
+
+/*
+ * Unplug: no new calls, wait for those inside, take the node and sysfs
+ * away, stop the front end and cancel everything it had.  Under
+ * edge_devs_lock; drops the table's reference.
+ */
+static void edge_device_unplug(struct edge_device *ed)
+{
+	struct edge_file *ef;
+	u32 i;
+
+	lockdep_assert_held(&edge_devs_lock);
+	edge_devs[ed->index] = NULL;
+	mutex_lock(&ed->lock);
+	WRITE_ONCE(ed->unplugged, true);
+	mutex_unlock(&ed->lock);
+	synchronize_srcu(&edge_unplug_srcu);
+	/* Kernel queues' doorbells rung before the flag are all in. */
+	synchronize_rcu();
+	/* Waits for sysfs callbacks in progress; none start after it. */
+	device_destroy(edge_class, MKDEV(MAJOR(edge_devt), ed->index));
+	cdev_del(ed->cdev);
+	edge_frontend_stop(ed);
+	mutex_lock(&ed->lock);
+	/*
+	 * Each entry's jobs and events end CANCELLED, in its ring (a
+	 * file's mapping, a kernel queue's memory) and through its owner's
+	 * callback; the entries leave the model.
+	 */
+	for (i = 0; i < EDGE_EKT_ENTRIES; i++)
+		edge_model_cancel(&ed->model, i);
+	list_for_each_entry(ef, &ed->files, node)
+		wake_up_poll(&ef->cq_wait, EPOLLIN | EPOLLERR | EPOLLHUP);
+	mutex_unlock(&ed->lock);
+	edge_nl_dev_notify(ed, false);
+	edge_device_put(ed);
+}
+
+/**
+ * edge_dev_add() - make a device
+ * @p: its preset, or NULL for the module's
+ * @vt: 1 for virtual time, 0 for real, -1 for the module's default
+ * @index: its index, or -1 for the lowest free one
+ * @out: the device (no reference; valid under edge_devs_lock), or NULL
+ *
+ * Return: its index, or -ENOSPC (table full), -EEXIST (@index taken),
+ * -ENOMEM and the errors of the char-device and kthread calls.
+ */
+int edge_dev_add(const struct edge_preset *p, int vt, int index,
+		 struct edge_device **out)
 {
 	struct edge_device *ed;
 	int ret;
+
+	lockdep_assert_held(&edge_devs_lock);
+	if (!p)
+		p = edge_preset_find(preset);	/* checked at load */
+	if (index < 0) {
+		for (index = 0; index < EDGE_MAX_DEVICES; index++)
+			if (!edge_devs[index])
+				break;
+		if (index == EDGE_MAX_DEVICES)
+			return -ENOSPC;
+	} else if (index >= EDGE_MAX_DEVICES) {
+		return -ENOSPC;
+	} else if (edge_devs[index]) {
+		return -EEXIST;
+	}
 
 	ed = kvzalloc(sizeof(*ed), GFP_KERNEL);
 	if (!ed)
 		return -ENOMEM;
 	ed->index = index;
-	ed->virtual_time = virtual_time;
+	ed->virtual_time = vt < 0 ? virtual_time : vt;
 	ed->poll_idle_us = poll_idle_us;
 	ed->cpu = -1;
 	ed->ts_kt = ktime_get_ns();
 	ed->time_scale_pct = time_scale_pct;
+	kref_init(&ed->ref);
+	INIT_LIST_HEAD(&ed->files);
 	mutex_init(&ed->lock);
 	spin_lock_init(&ed->kq_lock);
 	init_waitqueue_head(&ed->wait);
@@ -95,37 +212,68 @@ static int edge_device_create(int index, const struct edge_preset *p)
 		return ret;
 	}
 	ed->model.job_notify = edge_job_notify;
-	cdev_init(&ed->cdev, &edge_fops);
-	ed->cdev.owner = THIS_MODULE;
+	ed->cdev = cdev_alloc();
+	if (!ed->cdev) {
+		ret = -ENOMEM;
+		goto err_model;
+	}
+	ed->cdev->ops = &edge_fops;
+	ed->cdev->owner = THIS_MODULE;
 	ret = edge_frontend_start(ed);
 	if (ret)
-		goto err;
-	ret = cdev_add(&ed->cdev, MKDEV(MAJOR(edge_devt), index), 1);
-	if (ret)
-		goto err;
-	ed->dev = device_create_with_groups(edge_class, NULL, ed->cdev.dev, ed,
-					    edge_groups, "edge%d", index);
+		goto err_cdev;
+	ret = cdev_add(ed->cdev, MKDEV(MAJOR(edge_devt), index), 1);
+	if (ret) {
+		edge_frontend_stop(ed);
+		goto err_cdev;
+	}
+	ed->dev = device_create_with_groups(edge_class, NULL, ed->cdev->dev,
+					    ed, edge_groups, "edge%d", index);
 	if (IS_ERR(ed->dev)) {
 		ret = PTR_ERR(ed->dev);
-		ed->dev = NULL;
-		goto err;
+		edge_frontend_stop(ed);
+		cdev_del(ed->cdev);
+		goto err_model;
 	}
 	edge_devs[index] = ed;
-	return 0;
-err:
-	edge_device_destroy(ed);
+	if (out)
+		*out = ed;
+	edge_nl_dev_notify(ed, true);
+	return index;
+err_cdev:
+	kobject_put(&ed->cdev->kobj);	/* not added: frees it */
+err_model:
+	edge_device_free(ed);
 	return ret;
 }
 
-static void edge_destroy_all(void)
+/**
+ * edge_dev_del() - unplug a device
+ * @index: its index
+ *
+ * Return: 0, or -ENODEV when there is no such device.
+ */
+int edge_dev_del(unsigned int index)
+{
+	struct edge_device *ed;
+
+	lockdep_assert_held(&edge_devs_lock);
+	ed = edge_dev_at_locked(index);
+	if (!ed)
+		return -ENODEV;
+	edge_device_unplug(ed);
+	return 0;
+}
+
+static void edge_del_all(void)
 {
 	int i;
 
-	for (i = 0; i < EDGE_MAX_DEVICES; i++) {
+	mutex_lock(&edge_devs_lock);
+	for (i = 0; i < EDGE_MAX_DEVICES; i++)
 		if (edge_devs[i])
-			edge_device_destroy(edge_devs[i]);
-		edge_devs[i] = NULL;
-	}
+			edge_device_unplug(edge_devs[i]);
+	mutex_unlock(&edge_devs_lock);
 }
 
 static int __init edge_init(void)
@@ -134,14 +282,14 @@ static int __init edge_init(void)
 	unsigned int i;
 	int ret;
 
-	if (!nr_devices || nr_devices > EDGE_MAX_DEVICES)
+	if (nr_devices > EDGE_MAX_DEVICES)
 		return -EINVAL;
 	if (!time_scale_pct || time_scale_pct > 10000)
 		return -EINVAL;
 	p = edge_preset_find(preset);
 	if (!p)
 		return -EINVAL;
-	ret = alloc_chrdev_region(&edge_devt, 0, nr_devices, "edge");
+	ret = alloc_chrdev_region(&edge_devt, 0, EDGE_MAX_DEVICES, "edge");
 	if (ret)
 		return ret;
 	edge_class = class_create(THIS_MODULE, "edge");
@@ -150,31 +298,46 @@ static int __init edge_init(void)
 		goto err_region;
 	}
 	edge_class->devnode = edge_devnode;
+	mutex_lock(&edge_devs_lock);
 	for (i = 0; i < nr_devices; i++) {
-		ret = edge_device_create(i, p);
-		if (ret)
-			goto err_devs;
+		ret = edge_dev_add(p, -1, i, NULL);
+		if (ret < 0)
+			break;
 	}
+	mutex_unlock(&edge_devs_lock);
+	if (ret < 0)
+		goto err_devs;
 	ret = edge_kapi_init();
 	if (ret)
 		goto err_devs;
+	ret = edge_nl_init();
+	if (ret)
+		goto err_kapi;
 	pr_info("edge: %u device(s), preset %s, %s time\n", nr_devices,
 		p->name, virtual_time ? "virtual" : "real");
 	return 0;
+err_kapi:
+	edge_kapi_exit();
 err_devs:
-	edge_destroy_all();
+	edge_del_all();
 	class_destroy(edge_class);
 err_region:
-	unregister_chrdev_region(edge_devt, nr_devices);
+	unregister_chrdev_region(edge_devt, EDGE_MAX_DEVICES);
 	return ret;
 }
 
+/*
+ * No file is open (each holds the module) and no kernel queue is left
+ * (their modules link against us), so every device goes with the table's
+ * reference.
+ */
 static void __exit edge_exit(void)
 {
+	edge_nl_exit();
 	edge_kapi_exit();
-	edge_destroy_all();
+	edge_del_all();
 	class_destroy(edge_class);
-	unregister_chrdev_region(edge_devt, nr_devices);
+	unregister_chrdev_region(edge_devt, EDGE_MAX_DEVICES);
 }
 
 module_init(edge_init);

@@ -42,7 +42,7 @@ static int edge_map(struct vm_area_struct *vma, void *mem, u32 size)
 	return remap_vmalloc_range(vma, mem, 0);
 }
 
-int edge_mmap(struct file *file, struct vm_area_struct *vma)
+static int edge_mmap_locked(struct file *file, struct vm_area_struct *vma)
 {
 	struct edge_file *ef = file->private_data;
 	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
@@ -72,5 +72,20 @@ int edge_mmap(struct file *file, struct vm_area_struct *vma)
 	else
 		ret = edge_map(vma, fr->cq, fr->layout.cq_size);
 	mutex_unlock(&ef->rings_lock);
+	return ret;
+}
+
+/* No new mapping of an unplugged device's memory; old ones stay valid. */
+int edge_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct edge_file *ef = file->private_data;
+	int idx, ret;
+
+	idx = edge_dev_enter();
+	if (READ_ONCE(ef->edev->unplugged))
+		ret = -ENODEV;
+	else
+		ret = edge_mmap_locked(file, vma);
+	edge_dev_exit(idx);
 	return ret;
 }

@@ -10,6 +10,7 @@
 #include <linux/kstrtox.h>
 
 #include "edge_drv.h"
+#include "netlink.h"
 
 struct edge_cp_attr {
 	struct device_attribute attr;
@@ -53,6 +54,8 @@ static ssize_t cp_store(struct device *dev, struct device_attribute *attr,
 	*cp_field(&cfg, attr) = v;
 	ret = edge_model_set_cp_timing(&ed->model, &cfg);
 	mutex_unlock(&ed->lock);
+	if (!ret)
+		edge_nl_policy_notify(ed);
 	return ret ? ret : count;
 }
 

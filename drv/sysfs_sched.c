@@ -11,6 +11,7 @@
 #include <linux/mm.h>
 
 #include "edge_drv.h"
+#include "netlink.h"
 
 static const char * const sched_names[] = {
 	[EDGE_SCHED_DRAIN] = "drain",
@@ -36,6 +37,27 @@ static const char * const stall_names[EDGE_STALL_NR] = {
 	[EDGE_STALL_BARRIER] = "barrier",
 	[EDGE_STALL_MEMBAR] = "membar",
 };
+
+/* The names netlink.c uses too: -EINVAL for an unknown one. */
+int edge_sched_find(const char *name)
+{
+	return match_string(sched_names, ARRAY_SIZE(sched_names), name);
+}
+
+const char *edge_sched_name(u32 v)
+{
+	return v < ARRAY_SIZE(sched_names) ? sched_names[v] : "?";
+}
+
+int edge_victim_find(const char *name)
+{
+	return match_string(victim_names, ARRAY_SIZE(victim_names), name);
+}
+
+const char *edge_victim_name(u32 v)
+{
+	return v < ARRAY_SIZE(victim_names) ? victim_names[v] : "?";
+}
 
 static struct edge_device *to_edev(struct device *dev)
 {
@@ -66,6 +88,8 @@ static ssize_t edge_cfg_update(struct device *dev,
 	if (!ret)
 		ret = edge_model_set_cfg(&ed->model, &cfg);
 	mutex_unlock(&ed->lock);
+	if (!ret)
+		edge_nl_policy_notify(ed);
 	return ret ? ret : count;
 }
 
@@ -278,6 +302,8 @@ static ssize_t queue_policy_store(struct device *dev,
 	mutex_lock(&ed->lock);
 	ret = edge_model_set_policy(&ed->model, pol);
 	mutex_unlock(&ed->lock);
+	if (!ret)
+		edge_nl_policy_notify(ed);
 	return ret ? ret : count;
 }
 static DEVICE_ATTR_RW(queue_policy);

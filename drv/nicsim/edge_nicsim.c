@@ -107,6 +107,7 @@ struct nicsim {
 	atomic64_t sent;
 	atomic64_t drop_ring_full;
 	atomic64_t drop_overrun;
+	atomic64_t drop_unplugged;	/* the GPU was removed */
 	atomic64_t doorbells;
 	/* Completion side. */
 	atomic64_t completed;		/* EDGE_CQE_DONE */
@@ -376,6 +377,12 @@ static enum hrtimer_restart nicsim_tick(struct hrtimer *t)
 	if (!READ_ONCE(ns->running))
 		return HRTIMER_NORESTART;
 	due = hrtimer_forward_now(t, nicsim_period()) * b;
+	/* The GPU is gone: the wire still delivers, nothing takes it. */
+	if (edge_kq_unplugged(ns->q)) {
+		atomic64_add(due, &ns->generated);
+		atomic64_add(due, &ns->drop_unplugged);
+		return HRTIMER_RESTART;
+	}
 	if (due > ring_entries) {
 		lost = due - ring_entries;
 		due = ring_entries;
@@ -387,15 +394,18 @@ static enum hrtimer_restart nicsim_tick(struct hrtimer *t)
 			break;
 		make_packet(p, ns->next_seq + i);
 	}
-	ns->next_seq += i;
 	atomic64_add(due + lost, &ns->generated);
-	atomic64_add(i, &ns->sent);
 	atomic64_add(due - i, &ns->drop_ring_full);
 	atomic64_add(lost, &ns->drop_overrun);
-	if (i) {
-		edge_kq_submit(ns->q, i);
-		atomic64_inc(&ns->doorbells);
+	/* Unplugged between the check above and here: not sent. */
+	if (i && edge_kq_submit(ns->q, i)) {
+		atomic64_add(i, &ns->drop_unplugged);
+		return HRTIMER_RESTART;
 	}
+	ns->next_seq += i;
+	atomic64_add(i, &ns->sent);
+	if (i)
+		atomic64_inc(&ns->doorbells);
 	return HRTIMER_RESTART;
 }
 
@@ -452,6 +462,7 @@ static struct ns_counter_attr ns_counters[] = {
 	NS_COUNTER(sent, sent),
 	NS_COUNTER(drop_ring_full, drop_ring_full),
 	NS_COUNTER(drop_overrun, drop_overrun),
+	NS_COUNTER(drop_unplugged, drop_unplugged),
 	NS_COUNTER(doorbells, doorbells),
 	NS_COUNTER(completed, completed),
 	NS_COUNTER(verified, verified),
@@ -718,6 +729,8 @@ err_kobj:
 err_kq:
 	edge_kq_destroy(ns->q);
 err_free:
+	if (!IS_ERR_OR_NULL(ns->ed))
+		edge_device_release(ns->ed);
 	kfree(ns);
 	return ret;
 }
@@ -732,6 +745,7 @@ static void __exit nicsim_exit(void)
 	sysfs_remove_group(ns->kobj, &nicsim_group);
 	kobject_put(ns->kobj);
 	WARN_ON(edge_kq_destroy(ns->q));
+	edge_device_release(ns->ed);
 	pr_info("edge_nicsim: sent %lld completed %lld verified %lld cancelled %lld dropped %lld+%lld\n",
 		atomic64_read(&ns->sent), atomic64_read(&ns->completed),
 		atomic64_read(&ns->verified), atomic64_read(&ns->cancelled),

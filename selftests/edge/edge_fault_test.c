@@ -4,7 +4,10 @@
  * Documentation/fault-injection/fault-injection.rst).
  *
  * For each operation (module load, open, REGISTER_EVENT, mmap of the
- * doorbell page and of both rings, SUBMIT_JOB), the 1st, 2nd, ... fault point the
+ * doorbell page and of both rings, SUBMIT_JOB, and every command of the
+ * "edge" netlink family: dev add/del/set/get, the dumps, stats, sched
+ * get/set), the 1st,
+ * 2nd, ... fault point the
  * operation reaches in this task fails in turn (failslab, fail_page_alloc
  * with order 0 and sleeping allocations included, fail_usercopy), until
  * the operation completes with no fault left to inject.  After each one:
@@ -23,6 +26,7 @@
 #include <stdbool.h>
 #include "kselftest.h"
 #include "edge_selftest.h"
+#include "edge_nl.h"
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -30,6 +34,7 @@
 
 #define DBG		"/sys/kernel/debug"
 #define MAX_NTH		20000	/* an operation with more points is a bug */
+#define EDGE_CMD_DEV_GET_DO	0x100	/* op->cmd: dev get's do, not dump */
 
 static int nth_fd = -1;
 static unsigned long total_injected;
@@ -278,6 +283,11 @@ struct op {
 	void *map;
 	int ko_fd;
 	long long jobs;			/* SUBMIT_JOB: jobs_submitted before */
+	/* Netlink commands: made ready before each try (no fault armed). */
+	int (*prep)(struct op *op);
+	struct enl *nl;
+	int cmd;
+	char old_sched[32];
 	unsigned long points, injected, errors, survived;
 };
 
@@ -288,6 +298,10 @@ static int fault_loop(struct op *op)
 	int ret;
 
 	for (n = 1; n <= MAX_NTH; n++) {
+		if (op->prep && op->prep(op)) {
+			ksft_print_msg("%s: cannot prepare\n", op->name);
+			return -1;
+		}
 		nth_arm(n);
 		ret = op->run(op);
 		inj = nth_injected();
@@ -498,6 +512,148 @@ static int submit_check(struct op *op, int ret, bool injected)
 	return -1;
 }
 
+/* Netlink ------------------------------------------------------------- */
+
+/*
+ * A reply or ack the kernel could not allocate (ENOBUFS on the socket) or
+ * copy out (EFAULT): the command itself may have been done.
+ */
+static bool nl_lost(int ret)
+{
+	return ret == -ENOBUFS || ret == -EFAULT || ret == -EAGAIN;
+}
+
+static bool dev1_exists(struct op *op)
+{
+	struct enl_msg m;
+
+	enl_msg(op->nl, &m, EDGE_CMD_DEV_GET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 1);
+	return !enl_do(op->nl, &m, NULL, NULL) &&
+	       path_exists(EDGE_SYSFS "/edge1");
+}
+
+static int nl_add_run(struct op *op)
+{
+	return enl_dev_add(op->nl, 1, "lax", -1);
+}
+
+/* Made (and works: its stats read) or not there at all; then undone. */
+static int nl_add_check(struct op *op, int ret, bool injected)
+{
+	bool there = dev1_exists(op);
+
+	if (there) {
+		if (ret && !nl_lost(ret))
+			return -1;
+		if (edge_sysfs_read(1, "submitted") != 0)
+			return -1;
+		return enl_dev_del(op->nl, 1);
+	}
+	return ret ? 0 : -1;
+}
+
+static int nl_del_prep(struct op *op)
+{
+	return dev1_exists(op) ? 0 : enl_dev_add(op->nl, 1, NULL, -1);
+}
+
+static int nl_del_run(struct op *op)
+{
+	return enl_dev_del(op->nl, 1);
+}
+
+/* Gone, or (an error) still there and whole. */
+static int nl_del_check(struct op *op, int ret, bool injected)
+{
+	bool there = dev1_exists(op);
+
+	if (!there)
+		return !ret || nl_lost(ret) ? 0 : -1;
+	return ret ? 0 : -1;
+}
+
+static int nl_set_run(struct op *op)
+{
+	struct enl_msg m;
+
+	enl_msg(op->nl, &m, EDGE_CMD_DEV_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_u32(&m, EDGE_A_POLL_IDLE_US, 77);
+	return enl_do(op->nl, &m, NULL, NULL);
+}
+
+/* Set or not; then back to the default. */
+static int nl_set_check(struct op *op, int ret, bool injected)
+{
+	long long v = edge_sysfs_read(0, "poll_idle_us");
+
+	if (v == 77 ? ret && !nl_lost(ret) : (v != 1000 || !ret))
+		return -1;
+	return edge_sysfs_write(0, "poll_idle_us", "1000");
+}
+
+static int nl_sched_run(struct op *op)
+{
+	struct enl_msg m;
+
+	enl_msg(op->nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_str(&m, EDGE_A_QUEUE_POLICY, "edf");
+	enl_put_str(&m, EDGE_A_SCHED_POLICY, "preempt");
+	return enl_do(op->nl, &m, NULL, NULL);
+}
+
+/* Both changed or neither; then back to the defaults. */
+static int nl_sched_check(struct op *op, int ret, bool injected)
+{
+	char q[32], s[32];
+	bool set, unset;
+
+	if (edge_sysfs_str(0, "sched/queue_policy", q, sizeof(q)) ||
+	    edge_sysfs_str(0, "sched/policy", s, sizeof(s)))
+		return -1;
+	set = !strcmp(q, "edf") && !strcmp(s, "preempt");
+	unset = !strcmp(q, "rr") && !strcmp(s, op->old_sched);
+	if (set ? ret && !nl_lost(ret) : !(unset && ret))
+		return -1;
+	if (!set)
+		return 0;
+	return edge_sysfs_write(0, "sched/queue_policy", "rr") ||
+	       edge_sysfs_write(0, "sched/policy", op->old_sched);
+}
+
+static int nl_count;
+
+static void nl_count_cb(const struct enl_reply *r, void *arg)
+{
+	nl_count++;
+}
+
+/* A read: @cmd on device 0, dumped when it is a dump. */
+static int nl_read_run(struct op *op)
+{
+	bool dump = op->cmd != EDGE_CMD_DEV_GET_DO &&
+		    op->cmd != EDGE_CMD_STATS_GET &&
+		    op->cmd != EDGE_CMD_SCHED_GET;
+	struct enl_msg m;
+
+	nl_count = 0;
+	enl_msg(op->nl, &m, op->cmd == EDGE_CMD_DEV_GET_DO ?
+		EDGE_CMD_DEV_GET : op->cmd, dump ? NLM_F_DUMP : 0);
+	if (op->cmd != EDGE_CMD_DEV_GET)
+		enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	return enl_do(op->nl, &m, nl_count_cb, NULL);
+}
+
+/* A read changes nothing; a successful one said what is there. */
+static int nl_read_check(struct op *op, int ret, bool injected)
+{
+	if (edge_sysfs_read(0, "registered") != 1 || dev1_exists(op))
+		return -1;
+	return ret || nl_count == 1 ? 0 : -1;
+}
+
 static void report(struct op *op, int ret)
 {
 	total_injected += op->injected;
@@ -522,7 +678,7 @@ int main(void)
 		ksft_exit_skip("no fault injection in this kernel (the debug kernel has it)\n");
 	if (geteuid())
 		ksft_exit_skip("needs root\n");
-	ksft_set_plan(8);
+	ksft_set_plan(8 + 9);
 	nth_fd = open(path, O_RDWR | O_CLOEXEC);
 	if (nth_fd < 0)
 		ksft_exit_fail_msg("%s: %s\n", path, strerror(errno));
@@ -584,6 +740,61 @@ int main(void)
 	op.points = op.injected = op.errors = op.survived = 0;
 	op.jobs = edge_sysfs_read(0, "jobs_submitted");
 	report(&op, fault_loop(&op));
+	/*
+	 * Every netlink command, while the entry is registered (so that
+	 * the EKT dump has one message to send).
+	 */
+	{
+		static const struct { const char *name; int cmd; } reads[] = {
+			{ "nl_dev_get", EDGE_CMD_DEV_GET_DO },
+			{ "nl_dev_dump", EDGE_CMD_DEV_GET },
+			{ "nl_ekt_dump", EDGE_CMD_EKT_GET },
+			{ "nl_stats_get", EDGE_CMD_STATS_GET },
+			{ "nl_sched_get", EDGE_CMD_SCHED_GET },
+		};
+		struct timeval tv = { 5, 0 };
+		struct enl nl;
+
+		if (enl_open(&nl))
+			ksft_exit_fail_msg("netlink: no edge family\n");
+		/* A lost ack must not hang the test. */
+		setsockopt(nl.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		op.nl = &nl;
+		op.name = "nl_dev_add";
+		op.run = nl_add_run;
+		op.check = nl_add_check;
+		op.points = op.injected = op.errors = op.survived = 0;
+		report(&op, fault_loop(&op));
+		op.name = "nl_dev_del";
+		op.prep = nl_del_prep;
+		op.run = nl_del_run;
+		op.check = nl_del_check;
+		op.points = op.injected = op.errors = op.survived = 0;
+		report(&op, fault_loop(&op));
+		op.prep = NULL;
+		op.name = "nl_dev_set";
+		op.run = nl_set_run;
+		op.check = nl_set_check;
+		op.points = op.injected = op.errors = op.survived = 0;
+		report(&op, fault_loop(&op));
+		if (edge_sysfs_str(0, "sched/policy", op.old_sched,
+				   sizeof(op.old_sched)))
+			ksft_exit_fail_msg("sched/policy unreadable\n");
+		op.name = "nl_sched_set";
+		op.run = nl_sched_run;
+		op.check = nl_sched_check;
+		op.points = op.injected = op.errors = op.survived = 0;
+		report(&op, fault_loop(&op));
+		for (i = 0; i < (int)ARRAY_SIZE(reads); i++) {
+			op.name = reads[i].name;
+			op.cmd = reads[i].cmd;
+			op.run = nl_read_run;
+			op.check = nl_read_check;
+			op.points = op.injected = op.errors = op.survived = 0;
+			report(&op, fault_loop(&op));
+		}
+		enl_close(&nl);
+	}
 	/* The entry still works through fresh mappings. */
 	ret = entry_map(op.fd, &op.e);
 	if (!ret)

@@ -4,7 +4,11 @@
  * (open, close, GET_INFO, REGISTER, UNREGISTER, KICK, unknown ioctls,
  * mmap, munmap, mremap, fork, poll) with random and mutated arguments
  * (sizes, flags, reserved fields, offsets, lengths, huge counts, bad
- * pointers) and write random doorbell tails and ring words.
+ * pointers) and write random doorbell tails and ring words.  Beside the
+ * ioctls they send random messages to the "edge" netlink family: unknown
+ * commands, random attribute types, lengths (short, long, overrunning
+ * the message) and nesting; dev del and dev set never name edge0, the
+ * device under test.
  *
  * What must hold: every call succeeds or fails with an errno its
  * interface documents (anything else fails the test); no process dies
@@ -21,6 +25,7 @@
 #include <stdbool.h>
 #include "kselftest.h"
 #include "edge_selftest.h"
+#include "edge_nl.h"
 
 #define NPROC		8
 #define MAX_FDS		4
@@ -33,6 +38,7 @@ struct shared {
 	unsigned long calls;
 	unsigned long bad_errno;
 	unsigned long registered_ok;
+	unsigned long nl_calls, nl_ok;
 	unsigned long mapped_ok;
 	char first_bad[160];
 };
@@ -100,6 +106,8 @@ struct state {
 	bool forked;
 	/* A page whose end borders an unmapped page: partial structs. */
 	uint8_t *edge_page;
+	struct enl nl;		/* fd 0: not opened yet */
+	bool nl_open;
 };
 
 static struct state st;
@@ -642,6 +650,124 @@ static void op_poll(void)
 	check_errno("poll", poll(p, st.nfd, 0) < 0 ? -1 : 0, errno, 0);
 }
 
+/* Random attributes at @p (room @room); nested ones at depth < 2. */
+static size_t nl_rand_attrs(uint8_t *p, size_t room, int depth)
+{
+	size_t off = 0;
+	uint32_t n = below(7), i;
+
+	/* Mostly the attributes requests take, so that some get through. */
+	static const uint16_t inputs[] = {
+		EDGE_A_DEV_INDEX, EDGE_A_DEV_INDEX, EDGE_A_PRESET,
+		EDGE_A_TIME_MODE, EDGE_A_POLL_IDLE_US, EDGE_A_TIME_SCALE_PCT,
+		EDGE_A_CPU,
+	};
+
+	if (!depth && below(2))
+		n = below(3);
+	for (i = 0; i < n && off + NLA_HDRLEN + 8 <= room; i++) {
+		struct nlattr *a = (void *)(p + off);
+		uint32_t len = below(4) ? below(3) * 4 : below(41);
+
+		if (off + NLA_HDRLEN + len > room)
+			break;
+		a->nla_type = below(4) ? inputs[below(ARRAY_SIZE(inputs))] :
+					 below(EDGE_A_MAX + 4);
+		if (a->nla_type != EDGE_A_PRESET && below(4))
+			len = 4;
+		for (uint32_t j = 0; j < len; j++)
+			p[off + NLA_HDRLEN + j] = below(3) ? 0 : (uint8_t)rnd();
+		if (len == 4 && below(2))	/* a small number */
+			p[off + NLA_HDRLEN] = below(8);
+		if (below(3) == 0 && a->nla_type == EDGE_A_PRESET && len) {
+			static const char *const names[] = { "edge", "lax",
+							     "h100-like", "x" };
+			const char *nm = names[below(4)];
+
+			len = strlen(nm) + below(2);
+			memcpy(p + off + NLA_HDRLEN, nm, len);
+		}
+		if (depth < 2 && !below(6)) {
+			a->nla_type |= NLA_F_NESTED;
+			len = nl_rand_attrs(p + off + NLA_HDRLEN,
+					    room - off - NLA_HDRLEN, depth + 1);
+		}
+		a->nla_len = NLA_HDRLEN + len;
+		/* Sometimes a length that lies. */
+		if (!below(16))
+			a->nla_len = below(2) ? below(NLA_HDRLEN) :
+				     (uint16_t)(a->nla_len + 4 + below(64));
+		off += NLA_ALIGN(NLA_HDRLEN + len);
+	}
+	return off;
+}
+
+/* Never remove or retune edge0: rewrite index 0 of del and set. */
+static void nl_spare_edge0(struct enl_msg *m, uint8_t cmd)
+{
+	uint8_t *p = (uint8_t *)NLMSG_DATA(&m->nlh) + GENL_HDRLEN;
+	int len = m->nlh.nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
+	struct nlattr *a = (void *)p;
+
+	if (cmd != EDGE_CMD_DEV_DEL && cmd != EDGE_CMD_DEV_SET)
+		return;
+	/* Either the first index names another device, or none is sent. */
+	enl_put_u32(m, EDGE_A_DEV_INDEX, 1 + below(70));
+	while (len >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
+	       a->nla_len <= len) {
+		if ((a->nla_type & NLA_TYPE_MASK) == EDGE_A_DEV_INDEX)
+			a->nla_type = EDGE_A_MAX + 1;	/* unknown: EINVAL */
+		len -= NLA_ALIGN(a->nla_len);
+		a = (void *)((char *)a + NLA_ALIGN(a->nla_len));
+	}
+}
+
+static void op_netlink(void)
+{
+	struct enl_msg m;
+	uint8_t cmd = below(4) ? 1 + below(EDGE_CMD_MAX) : below(256);
+	size_t room;
+	int ret;
+
+	if (!st.nl_open) {
+		struct timeval tv = { 1, 0 };
+
+		if (enl_open(&st.nl))
+			return;
+		setsockopt(st.nl.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		st.nl_open = true;
+	}
+	enl_msg(&st.nl, &m, cmd, below(3) ? 0 : NLM_F_DUMP);
+	room = sizeof(m.buf) - m.nlh.nlmsg_len - 64;
+	m.nlh.nlmsg_len += nl_rand_attrs((uint8_t *)m.buf + m.nlh.nlmsg_len,
+					 room < 512 ? room : 512, 0);
+	nl_spare_edge0(&m, cmd);
+	/* Sometimes a message header that lies about its length. */
+	if (!below(32))
+		m.nlh.nlmsg_len -= below(m.nlh.nlmsg_len - NLMSG_HDRLEN + 1);
+	ret = enl_do(&st.nl, &m, NULL, NULL);
+	note_call();
+	__atomic_add_fetch(&sh->nl_calls, 1, __ATOMIC_RELAXED);
+	if (!ret)
+		__atomic_add_fetch(&sh->nl_ok, 1, __ATOMIC_RELAXED);
+	switch (-ret) {
+	case 0: case EINVAL: case ERANGE: case EOPNOTSUPP: case ENODEV:
+	case EEXIST: case ENOSPC: case ENOMEM: case EMSGSIZE: case ENOBUFS:
+	case EAGAIN: case EPERM:
+		break;
+	default:
+		if (__atomic_fetch_add(&sh->bad_errno, 1, __ATOMIC_RELAXED) == 0)
+			snprintf(sh->first_bad, sizeof(sh->first_bad),
+				 "netlink cmd %u: %s (%d)", cmd, strerror(-ret),
+				 ret);
+	}
+	/* A time-out leaves replies behind: start over with a new socket. */
+	if (ret == -EAGAIN) {
+		enl_close(&st.nl);
+		st.nl_open = false;
+	}
+}
+
 static void run_calls(unsigned long n);
 
 static void op_fork(void)
@@ -679,6 +805,7 @@ static void run_calls(unsigned long n)
 		op_mmap, op_mmap, op_mmap, op_munmap, op_munmap, op_mremap,
 		op_write_shared, op_write_shared, op_write_shared, op_poll,
 		op_fork, op_submit_job, op_submit_job, op_reap_jobs,
+		op_netlink, op_netlink,
 	};
 	unsigned long end = __atomic_load_n(&sh->calls, __ATOMIC_RELAXED) + n;
 	unsigned long mine = 0;
@@ -760,8 +887,9 @@ int main(void)
 	if (sh->bad_errno)
 		ksft_print_msg("%lu unexpected results, first: %s\n",
 			       sh->bad_errno, sh->first_bad);
-	ksft_test_result(!sh->bad_errno, "fuzz.documented_errors (%lu registered, %lu mapped)\n",
-			 sh->registered_ok, sh->mapped_ok);
+	ksft_test_result(!sh->bad_errno, "fuzz.documented_errors (%lu registered, %lu mapped, %lu of %lu netlink messages accepted)\n",
+			 sh->registered_ok, sh->mapped_ok, sh->nl_ok,
+			 sh->nl_calls);
 
 	/* Every file is gone: the table is empty, every event accounted. */
 	sub = edge_sysfs_read(0, "submitted");

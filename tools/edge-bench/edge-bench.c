@@ -8,6 +8,8 @@
  * and each sample waits until the ring shows NEED_WAKEUP, so every
  * doorbell goes through the KICK and wake-up path).
  *
+ * Last, the control plane: a netlink dev get (do) round trip.
+ *
  * Prints name=value lines for scripts; all times in ns.
  */
 #define _GNU_SOURCE
@@ -23,6 +25,8 @@
 #include <sys/ioctl.h>
 
 #include "libedge.h"
+/* The kselftests' raw genetlink client: no library between us and it. */
+#include "../../selftests/edge/edge_nl.h"
 
 #define SAMPLES		2000
 #define NULL_BATCH	1000
@@ -284,6 +288,34 @@ static double raw_ring_events_per_s(void)
 	return TPUT_EVENTS * 1e9 / t;
 }
 
+/* One dev get of edge0 through the "edge" family, SAMPLES times. */
+static void netlink_dev_get(void)
+{
+	static uint64_t t[SAMPLES];
+	struct enl_msg m;
+	struct enl nl;
+	int i, ret;
+
+	ret = enl_open(&nl);
+	if (ret)
+		die("netlink", -ret);
+	for (i = 0; i < SAMPLES; i++) {
+		uint64_t t0 = now_ns();
+
+		enl_msg(&nl, &m, EDGE_CMD_DEV_GET, 0);
+		enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+		ret = enl_do(&nl, &m, NULL, NULL);
+		if (ret)
+			die("netlink dev get", -ret);
+		t[i] = now_ns() - t0;
+	}
+	enl_close(&nl);
+	printf("netlink_dev_get_p50_ns=%llu\n",
+	       (unsigned long long)pct(t, SAMPLES, 50));
+	printf("netlink_dev_get_p99_ns=%llu\n",
+	       (unsigned long long)pct(t, SAMPLES, 99));
+}
+
 int main(void)
 {
 	struct edge_register reg;
@@ -324,5 +356,6 @@ int main(void)
 	sysfs_write(sysfs_cpu, -1);
 	edge_queue_destroy(&q);
 	edge_close(&d);
+	netlink_dev_get();
 	return 0;
 }

@@ -24,6 +24,17 @@ fi
 cat "$build/lint.tap"
 taps+=("$build/lint.tap")
 
+echo "== host: the netlink spec and its uapi header agree"
+{
+	echo "TAP version 13"
+	echo "1..1"
+	python3 "$top/tools/nlspec-check.py" \
+		"$top/Documentation/netlink/specs/edge.yaml" \
+		"$top/uapi/linux/edge_netlink.h"
+} >"$build/nlspec.tap" 2>&1 || status=1
+cat "$build/nlspec.tap"
+taps+=("$build/nlspec.tap")
+
 echo "== host: emul/ unit tests (ASan+UBSan)"
 if ! make -s -C "$top" host-tests >"$build/host.tap" 2>"$build/host.err"; then
 	status=1
@@ -67,6 +78,11 @@ fi
 percount() { sed -E 's/^(guest_fuzz_calls|faults_injected|debug_kernel_reports)=/# per run: &/' "$@"; }
 percount "$build/check.tap"
 taps+=("$build/check.tap")
+
+echo "== host: edgectl -j output from the guest parses as JSON"
+"$vm/edgectl-json.py" "$build/check.tap" >"$build/edgectl-json.tap" || status=1
+cat "$build/edgectl-json.tap"
+taps+=("$build/edgectl-json.tap")
 
 echo "== guest: kselftests on the debug kernel (KASAN, lockdep, kmemleak, fault injection)"
 # stderr stays on the terminal: a cold debug-kernel build says what it does.

@@ -44,11 +44,31 @@ kmemleak_report() {
 case "$EDGE_MODE" in
 demo)
 	load
+	echo "\$ edgectl dev add preset h100-like virtual"
+	./edgectl dev add preset h100-like virtual || fail=1
+	echo "\$ edgectl dev show"
+	./edgectl dev show || fail=1
 	./edge-demo || fail=1
 	echo "sysfs: submitted=$(cat /sys/class/edge/edge0/submitted)" \
 		"completed=$(cat /sys/class/edge/edge0/completed)" \
 		"cancelled=$(cat /sys/class/edge/edge0/cancelled)" \
 		"front-end sleeps=$(cat /sys/class/edge/edge0/sleeps)"
+	# A kernel queue stays registered while we look at the table.
+	insmod ./edge_nicsim.ko rate=2000 || fail=1
+	sleep 1
+	echo "\$ edgectl ekt show dev edge0"
+	./edgectl ekt show dev edge0 || fail=1
+	echo "\$ edgectl stats dev edge0"
+	./edgectl stats dev edge0 || fail=1
+	echo "\$ edgectl top -n 2 dev edge0"
+	./edgectl top -n 2 dev edge0 || fail=1
+	rmmod edge_nicsim || fail=1
+	echo "\$ edgectl -s dev show"
+	./edgectl -s dev show || fail=1
+	echo "\$ edgectl dev add preset bogus"
+	./edgectl dev add preset bogus && fail=1
+	echo "\$ edgectl dev del edge1"
+	./edgectl dev del edge1 || fail=1
 	unload
 	;;
 check)

@@ -11,7 +11,7 @@ rm -rf "$out"
 mkdir -p "$out"
 kodir=${3:-$top}
 cp "$kodir/edge.ko" "$kodir/edge_nicsim.ko" "$build/guest/edge-demo" \
-	"$build/guest/edge-bench" "$out/"
+	"$build/guest/edge-bench" "$build/guest/edgectl" "$out/"
 cp -r "$build/guest/selftests" "$out/selftests"
 cp "$top/tools/vm/guest.sh" "$out/run.sh"
 cp "$top/tools/vm/kapi-bench.sh" "$out/kapi-bench.sh"

@@ -1,0 +1,843 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "edge" generic netlink family: Documentation/netlink/specs/edge.yaml
+ * is its definition, uapi/linux/edge_netlink.h its numbers.
+ *
+ * Every command runs under edge_devs_lock, so it sees a device table that
+ * does not change under it.  Writes need CAP_SYS_ADMIN (checked in
+ * pre_doit: GENL_ADMIN_PERM only asks for CAP_NET_ADMIN); reads are open.
+ * Dumps keep their place in cb->args and are flagged NLM_F_DUMP_INTR when
+ * the table changed between their messages.
+ *
+ * Notifications go to the "monitor" group.  One raised where we may not
+ * sleep is built with GFP_ATOMIC and sent from a work item; one that
+ * cannot be allocated tells the listeners to resync (genl_set_err()
+ * with -ENOBUFS).
+ */
+#include <linux/capability.h>
+#include <linux/cpumask.h>
+#include <linux/skbuff.h>
+#include <linux/workqueue.h>
+#include <net/genetlink.h>
+#include <linux/edge_netlink.h>
+
+#include "edge_drv.h"
+#include "netlink.h"
+
+#define EDGE_NL_WRITE	BIT(0)		/* ops->internal_flags */
+
+static struct genl_family edge_nl_family;
+static bool edge_nl_ready;
+/* Bumped by every add and del: dump consistency (NLM_F_DUMP_INTR). */
+static unsigned int edge_devs_gen;
+
+/* Beyond a policy's s16 bounds. */
+static struct netlink_range_validation edge_nl_poll_range = {
+	.max = 10 * USEC_PER_SEC,
+};
+
+static struct netlink_range_validation edge_nl_cycles_range = {
+	.max = 1000000,
+};
+
+static struct netlink_range_validation edge_nl_ns_range = {
+	.max = NSEC_PER_SEC,
+};
+
+/* The CP's profiling and PREMA periods: 1 us to 1 s (emul/cp/cp.c). */
+static struct netlink_range_validation edge_nl_period_range = {
+	.min = 1000,
+	.max = NSEC_PER_SEC,
+};
+
+static const struct nla_policy edge_nl_policy[EDGE_A_MAX + 1] = {
+	[EDGE_A_DEV_INDEX] = NLA_POLICY_MAX(NLA_U32, EDGE_MAX_DEVICES - 1),
+	[EDGE_A_PRESET] = { .type = NLA_NUL_STRING, .len = 31 },
+	[EDGE_A_TIME_MODE] = NLA_POLICY_MAX(NLA_U32, EDGE_NL_TIME_VIRTUAL),
+	[EDGE_A_POLL_IDLE_US] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						      &edge_nl_poll_range),
+	[EDGE_A_TIME_SCALE_PCT] = NLA_POLICY_RANGE(NLA_U32, 1, 10000),
+	[EDGE_A_CPU] = NLA_POLICY_MIN(NLA_S32, -1),
+	[EDGE_A_SCHED_POLICY] = { .type = NLA_NUL_STRING, .len = 15 },
+	[EDGE_A_SCHED_VICTIM] = { .type = NLA_NUL_STRING, .len = 15 },
+	[EDGE_A_SCHED_FLUSH] = NLA_POLICY_MAX(NLA_U32, EDGE_FLUSH_ALL),
+	[EDGE_A_SCHED_RESERVE_PCT] = NLA_POLICY_MAX(NLA_U32, 100),
+	[EDGE_A_SCHED_DISPATCH_CYCLES] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							       &edge_nl_cycles_range),
+	[EDGE_A_SCHED_WAIT_CYCLES] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							   &edge_nl_cycles_range),
+	[EDGE_A_SCHED_CTX_BYTES_PER_CYCLE] = NLA_POLICY_MIN(NLA_U32, 1),
+	[EDGE_A_SCHED_SKIP_EVENT_EXEC] = NLA_POLICY_MAX(NLA_U32, 1),
+	[EDGE_A_SCHED_SEED] = { .type = NLA_U64 },
+	[EDGE_A_QUEUE_POLICY] = { .type = NLA_NUL_STRING, .len = 15 },
+	[EDGE_A_CP_PARSE_NS] = NLA_POLICY_FULL_RANGE(NLA_U32, &edge_nl_ns_range),
+	[EDGE_A_CP_HOST_NS] = NLA_POLICY_FULL_RANGE(NLA_U32, &edge_nl_ns_range),
+	[EDGE_A_CP_PREDICT_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						       &edge_nl_ns_range),
+	[EDGE_A_CP_PROFILE_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						       &edge_nl_period_range),
+	[EDGE_A_CP_PREMA_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						     &edge_nl_period_range),
+};
+
+static int edge_nl_put_u64(struct sk_buff *skb, int type, u64 v)
+{
+	return nla_put_u64_64bit(skb, type, v, EDGE_A_PAD);
+}
+
+/* The model's counters; under ed->lock (or once it is ours alone). */
+static int edge_nl_put_stats(struct sk_buff *skb, struct edge_device *ed)
+{
+	const struct edge_model_stats *st = &ed->model.st;
+
+	if (edge_nl_put_u64(skb, EDGE_A_SUBMITTED, st->submitted) ||
+	    edge_nl_put_u64(skb, EDGE_A_COMPLETED, st->completed) ||
+	    edge_nl_put_u64(skb, EDGE_A_ERRORS, st->errors) ||
+	    edge_nl_put_u64(skb, EDGE_A_REJECTED, st->rejected) ||
+	    edge_nl_put_u64(skb, EDGE_A_CANCELLED, st->cancelled) ||
+	    edge_nl_put_u64(skb, EDGE_A_LATE, st->late) ||
+	    nla_put_u32(skb, EDGE_A_INFLIGHT, ed->model.inflight) ||
+	    edge_nl_put_u64(skb, EDGE_A_JOBS_SUBMITTED, st->jobs_submitted) ||
+	    edge_nl_put_u64(skb, EDGE_A_JOBS_DONE, st->jobs_done) ||
+	    edge_nl_put_u64(skb, EDGE_A_JOBS_MET, st->jobs_met) ||
+	    edge_nl_put_u64(skb, EDGE_A_JOBS_REJECTED, st->jobs_rejected) ||
+	    edge_nl_put_u64(skb, EDGE_A_JOBS_CANCELLED, st->jobs_cancelled))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int edge_nl_put_dev(struct sk_buff *skb, struct edge_device *ed)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "edge%d", ed->index);
+	if (nla_put_u32(skb, EDGE_A_DEV_INDEX, ed->index) ||
+	    nla_put_string(skb, EDGE_A_DEV_NAME, name) ||
+	    nla_put_string(skb, EDGE_A_PRESET, ed->model.preset->name) ||
+	    nla_put_u32(skb, EDGE_A_TIME_MODE, ed->virtual_time ?
+			EDGE_NL_TIME_VIRTUAL : EDGE_NL_TIME_REAL) ||
+	    nla_put_u32(skb, EDGE_A_EKT_USED, ed->model.ekt.used) ||
+	    nla_put_u32(skb, EDGE_A_POLL_IDLE_US, READ_ONCE(ed->poll_idle_us)) ||
+	    nla_put_u32(skb, EDGE_A_TIME_SCALE_PCT, ed->time_scale_pct) ||
+	    nla_put_s32(skb, EDGE_A_CPU, READ_ONCE(ed->cpu)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* One device message; the model lock makes it a snapshot. */
+static int edge_nl_fill_dev(struct sk_buff *skb, struct edge_device *ed,
+			    u32 portid, u32 seq, int flags, u8 cmd)
+{
+	void *hdr;
+	int ret;
+
+	hdr = genlmsg_put(skb, portid, seq, &edge_nl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	mutex_lock(&ed->lock);
+	ret = edge_nl_put_dev(skb, ed);
+	mutex_unlock(&ed->lock);
+	if (ret) {
+		genlmsg_cancel(skb, hdr);
+		return ret;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static int edge_nl_put_ekt(struct sk_buff *skb, struct edge_device *ed,
+			   const struct edge_ekt_entry *e)
+{
+	const struct edge_owner *o = e->owner;
+	const struct edge_kdesc *k = &e->k;
+
+	if (nla_put_u32(skb, EDGE_A_DEV_INDEX, ed->index) ||
+	    nla_put_u32(skb, EDGE_A_EKT_ID, e->id) ||
+	    nla_put_u32(skb, EDGE_A_EKT_OWNER_PID, o ? o->pid : 0) ||
+	    (o && o->kernel && nla_put_flag(skb, EDGE_A_EKT_KERNEL)) ||
+	    nla_put_u32(skb, EDGE_A_EKT_FUNC, k->func) ||
+	    nla_put_u32(skb, EDGE_A_EKT_GRID_X, k->grid[0]) ||
+	    nla_put_u32(skb, EDGE_A_EKT_GRID_Y, k->grid[1]) ||
+	    nla_put_u32(skb, EDGE_A_EKT_GRID_Z, k->grid[2]) ||
+	    nla_put_u32(skb, EDGE_A_EKT_BLOCK_X, k->block[0]) ||
+	    nla_put_u32(skb, EDGE_A_EKT_BLOCK_Y, k->block[1]) ||
+	    nla_put_u32(skb, EDGE_A_EKT_BLOCK_Z, k->block[2]) ||
+	    nla_put_u32(skb, EDGE_A_EKT_PRIORITY, k->priority) ||
+	    edge_nl_put_u64(skb, EDGE_A_EKT_DEADLINE_NS, k->deadline_ns) ||
+	    nla_put_u32(skb, EDGE_A_EKT_RING_ENTRIES, k->ring_entries) ||
+	    edge_nl_put_u64(skb, EDGE_A_EKT_SUBMITTED, e->submitted) ||
+	    edge_nl_put_u64(skb, EDGE_A_EKT_COMPLETED, e->completed) ||
+	    edge_nl_put_u64(skb, EDGE_A_EKT_CANCELLED, e->cancelled) ||
+	    nla_put_u32(skb, EDGE_A_EKT_INFLIGHT, e->inflight))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* The scheduling configuration; under ed->lock. */
+static int edge_nl_put_sched(struct sk_buff *skb, struct edge_device *ed)
+{
+	const struct edge_simt_cfg *c = &ed->model.simt.cfg;
+	struct edge_cp_cfg cp = edge_model_cp_cfg(&ed->model);
+
+	if (nla_put_u32(skb, EDGE_A_DEV_INDEX, ed->index) ||
+	    nla_put_string(skb, EDGE_A_SCHED_POLICY,
+			   edge_sched_name(c->sched)) ||
+	    nla_put_string(skb, EDGE_A_SCHED_VICTIM,
+			   edge_victim_name(c->victim)) ||
+	    nla_put_u32(skb, EDGE_A_SCHED_FLUSH, c->flush) ||
+	    nla_put_u32(skb, EDGE_A_SCHED_RESERVE_PCT, c->reserve_pct) ||
+	    nla_put_u32(skb, EDGE_A_SCHED_DISPATCH_CYCLES, c->dispatch_cycles) ||
+	    nla_put_u32(skb, EDGE_A_SCHED_WAIT_CYCLES, c->sched_wait_cycles) ||
+	    nla_put_u32(skb, EDGE_A_SCHED_CTX_BYTES_PER_CYCLE,
+			c->ctx_bytes_per_cycle) ||
+	    nla_put_u32(skb, EDGE_A_SCHED_SKIP_EVENT_EXEC, c->skip_event_exec) ||
+	    edge_nl_put_u64(skb, EDGE_A_SCHED_SEED, c->seed) ||
+	    nla_put_string(skb, EDGE_A_QUEUE_POLICY,
+			   edge_cp_policy_name(edge_model_policy(&ed->model))) ||
+	    nla_put_u32(skb, EDGE_A_CP_PARSE_NS, cp.parse_ns) ||
+	    nla_put_u32(skb, EDGE_A_CP_HOST_NS, cp.host_ns) ||
+	    nla_put_u32(skb, EDGE_A_CP_PREDICT_NS, cp.predict_ns) ||
+	    nla_put_u32(skb, EDGE_A_CP_PROFILE_NS, cp.profile_ns) ||
+	    nla_put_u32(skb, EDGE_A_CP_PREMA_NS, cp.prema_ns))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* Notifications */
+
+static struct sk_buff_head edge_nl_deferred;
+static atomic_t edge_nl_lost;
+
+static void edge_nl_flush(struct work_struct *w)
+{
+	struct sk_buff *skb;
+
+	while ((skb = skb_dequeue(&edge_nl_deferred)))
+		genlmsg_multicast(&edge_nl_family, skb, 0, 0, GFP_KERNEL);
+	if (atomic_xchg(&edge_nl_lost, 0))
+		genl_set_err(&edge_nl_family, &init_net, 0, 0, -ENOBUFS);
+}
+
+static DECLARE_WORK(edge_nl_work, edge_nl_flush);
+
+static bool edge_nl_atomic(void)
+{
+	return !in_task() || irqs_disabled();
+}
+
+/* A monitor message, or NULL (and the listeners told) if none can be. */
+static struct sk_buff *edge_nl_ntf_new(u8 cmd, void **hdr)
+{
+	bool atomic = edge_nl_atomic();
+	struct sk_buff *skb;
+
+	if (!READ_ONCE(edge_nl_ready) ||
+	    !genl_has_listeners(&edge_nl_family, &init_net, 0))
+		return NULL;
+	skb = genlmsg_new(NLMSG_GOODSIZE, atomic ? GFP_ATOMIC : GFP_KERNEL);
+	if (skb) {
+		*hdr = genlmsg_put(skb, 0, 0, &edge_nl_family, 0, cmd);
+		if (*hdr)
+			return skb;
+		nlmsg_free(skb);
+	}
+	if (atomic) {
+		atomic_set(&edge_nl_lost, 1);
+		schedule_work(&edge_nl_work);
+	} else {
+		genl_set_err(&edge_nl_family, &init_net, 0, 0, -ENOBUFS);
+	}
+	return NULL;
+}
+
+/**
+ * edge_nl_xmit() - send a monitor message built earlier
+ * @skb: from edge_nl_ekt_msg(), or NULL (nothing to send)
+ *
+ * Any context: in atomic context the message waits for a work item.
+ */
+void edge_nl_xmit(struct sk_buff *skb)
+{
+	if (!skb)
+		return;
+	if (edge_nl_atomic()) {
+		skb_queue_tail(&edge_nl_deferred, skb);
+		schedule_work(&edge_nl_work);
+		return;
+	}
+	genlmsg_multicast(&edge_nl_family, skb, 0, 0, GFP_KERNEL);
+}
+
+static void edge_nl_ntf_send(struct sk_buff *skb, void *hdr)
+{
+	genlmsg_end(skb, hdr);
+	edge_nl_xmit(skb);
+}
+
+static void edge_nl_ntf_abort(struct sk_buff *skb)
+{
+	nlmsg_free(skb);
+	genl_set_err(&edge_nl_family, &init_net, 0, 0, -ENOBUFS);
+}
+
+/* A device was added or removed.  Under edge_devs_lock. */
+void edge_nl_dev_notify(struct edge_device *ed, bool added)
+{
+	struct sk_buff *skb;
+	void *hdr;
+
+	edge_devs_gen++;
+	skb = edge_nl_ntf_new(added ? EDGE_CMD_DEV_ADD_NTF :
+				      EDGE_CMD_DEV_DEL_NTF, &hdr);
+	if (!skb)
+		return;
+	/* Removed: the counts are final, everything having ended. */
+	mutex_lock(&ed->lock);
+	if (edge_nl_put_dev(skb, ed) ||
+	    (!added && edge_nl_put_stats(skb, ed))) {
+		mutex_unlock(&ed->lock);
+		edge_nl_ntf_abort(skb);
+		return;
+	}
+	mutex_unlock(&ed->lock);
+	edge_nl_ntf_send(skb, hdr);
+}
+
+/**
+ * edge_nl_ekt_msg() - the monitor message for entry @ent
+ * @ed: its device
+ * @ent: the entry, or NULL
+ * @reg: registered (else unregistered)
+ *
+ * Built while @ent is valid, under ed->lock; sent with edge_nl_xmit() or
+ * dropped with nlmsg_free() once the caller knows whether it happened.
+ *
+ * Return: the message, or NULL (no listener, @ent NULL, or no memory:
+ * then the listeners were told to resync).
+ */
+struct sk_buff *edge_nl_ekt_msg(struct edge_device *ed,
+				const struct edge_ekt_entry *ent, bool reg)
+{
+	struct sk_buff *skb;
+	void *hdr;
+
+	if (!ent)
+		return NULL;
+	skb = edge_nl_ntf_new(reg ? EDGE_CMD_EKT_REG_NTF :
+				    EDGE_CMD_EKT_UNREG_NTF, &hdr);
+	if (!skb)
+		return NULL;
+	if (edge_nl_put_ekt(skb, ed, ent)) {
+		edge_nl_ntf_abort(skb);
+		return NULL;
+	}
+	genlmsg_end(skb, hdr);
+	return skb;
+}
+
+/* Entry @ent was registered, or is about to go.  Under ed->lock. */
+void edge_nl_ekt_notify(struct edge_device *ed,
+			const struct edge_ekt_entry *ent, bool reg)
+{
+	edge_nl_xmit(edge_nl_ekt_msg(ed, ent, reg));
+}
+
+/**
+ * edge_nl_policy_notify() - the scheduling configuration of @ed changed
+ * @ed: device
+ *
+ * Process context, without ed->lock (sysfs and sched-set call it).
+ */
+void edge_nl_policy_notify(struct edge_device *ed)
+{
+	struct sk_buff *skb;
+	void *hdr;
+	int ret;
+
+	skb = edge_nl_ntf_new(EDGE_CMD_POLICY_NTF, &hdr);
+	if (!skb)
+		return;
+	mutex_lock(&ed->lock);
+	ret = edge_nl_put_sched(skb, ed);
+	mutex_unlock(&ed->lock);
+	if (ret) {
+		edge_nl_ntf_abort(skb);
+		return;
+	}
+	edge_nl_ntf_send(skb, hdr);
+}
+
+/* Commands */
+
+static int edge_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
+			    struct genl_info *info)
+{
+	if ((ops->internal_flags & EDGE_NL_WRITE) &&
+	    !netlink_capable(skb, CAP_SYS_ADMIN)) {
+		GENL_SET_ERR_MSG(info, "changing a device needs CAP_SYS_ADMIN");
+		return -EPERM;
+	}
+	mutex_lock(&edge_devs_lock);
+	return 0;
+}
+
+static void edge_nl_post_doit(const struct genl_ops *ops,
+			      struct sk_buff *skb, struct genl_info *info)
+{
+	mutex_unlock(&edge_devs_lock);
+}
+
+/* The device the request names; -EINVAL or -ENODEV with a message. */
+static struct edge_device *edge_nl_dev(struct genl_info *info)
+{
+	struct edge_device *ed;
+
+	if (GENL_REQ_ATTR_CHECK(info, EDGE_A_DEV_INDEX))
+		return ERR_PTR(-EINVAL);
+	ed = edge_dev_at_locked(nla_get_u32(info->attrs[EDGE_A_DEV_INDEX]));
+	if (!ed) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[EDGE_A_DEV_INDEX],
+				    "no such device");
+		return ERR_PTR(-ENODEV);
+	}
+	return ed;
+}
+
+static int edge_nl_reply_dev(struct genl_info *info, struct edge_device *ed,
+			     struct sk_buff *msg)
+{
+	int ret;
+
+	ret = edge_nl_fill_dev(msg, ed, info->snd_portid, info->snd_seq, 0,
+			       EDGE_CMD_DEV_GET);
+	if (ret) {
+		nlmsg_free(msg);
+		return ret;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+static int edge_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edge_device *ed = edge_nl_dev(info);
+	struct sk_buff *msg;
+
+	if (IS_ERR(ed))
+		return PTR_ERR(ed);
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	return edge_nl_reply_dev(info, ed, msg);
+}
+
+static int edge_nl_dev_get_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	unsigned int i;
+	int ret = 0;
+
+	mutex_lock(&edge_devs_lock);
+	cb->seq = edge_devs_gen;
+	for (i = cb->args[0]; i < EDGE_MAX_DEVICES; i++) {
+		struct edge_device *ed = edge_dev_at_locked(i);
+
+		if (!ed)
+			continue;
+		ret = edge_nl_fill_dev(skb, ed, NETLINK_CB(cb->skb).portid,
+				       cb->nlh->nlmsg_seq, NLM_F_MULTI,
+				       EDGE_CMD_DEV_GET);
+		if (ret)
+			break;
+		nl_dump_check_consistent(cb, nlmsg_hdr(skb));
+	}
+	mutex_unlock(&edge_devs_lock);
+	cb->args[0] = i;
+	/* Not even one fits: an error, not an endless dump. */
+	if (ret && !skb->len)
+		return ret;
+	return skb->len;
+}
+
+static int edge_nl_dev_add_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct edge_preset *p = NULL;	/* NULL: the module's */
+	struct nlattr **a = info->attrs;
+	struct edge_device *ed;
+	struct sk_buff *msg;
+	int vt = -1, index = -1, ret;
+
+	if (a[EDGE_A_PRESET]) {
+		p = edge_preset_find(nla_data(a[EDGE_A_PRESET]));
+		if (!p) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_PRESET],
+					    "unknown preset (edge, lax, h100-like)");
+			return -EINVAL;
+		}
+	}
+	if (a[EDGE_A_TIME_MODE])
+		vt = nla_get_u32(a[EDGE_A_TIME_MODE]) == EDGE_NL_TIME_VIRTUAL;
+	if (a[EDGE_A_DEV_INDEX]) {
+		index = nla_get_u32(a[EDGE_A_DEV_INDEX]);
+		if (edge_dev_at_locked(index)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_DEV_INDEX],
+					    "device index in use");
+			return -EEXIST;
+		}
+	}
+	/* Allocated first: a device made is never an error reported. */
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	ret = edge_dev_add(p, vt, index, &ed);
+	if (ret < 0) {
+		nlmsg_free(msg);
+		if (ret == -ENOSPC)
+			GENL_SET_ERR_MSG(info, "device limit (64) reached");
+		return ret;
+	}
+	return edge_nl_reply_dev(info, ed, msg);
+}
+
+static int edge_nl_dev_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edge_device *ed = edge_nl_dev(info);
+
+	if (IS_ERR(ed))
+		return PTR_ERR(ed);
+	return edge_dev_del(ed->index);
+}
+
+/* The sysfs knobs, checked whole before any is changed. */
+static int edge_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edge_device *ed = edge_nl_dev(info);
+	struct nlattr **a = info->attrs;
+	int ret;
+
+	if (IS_ERR(ed))
+		return PTR_ERR(ed);
+	if (a[EDGE_A_TIME_SCALE_PCT] && ed->virtual_time) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_TIME_SCALE_PCT],
+				    "a virtual-time device has no time scale");
+		return -EINVAL;
+	}
+	if (a[EDGE_A_CPU]) {
+		int cpu = nla_get_s32(a[EDGE_A_CPU]);
+
+		if (cpu >= (int)nr_cpu_ids || (cpu >= 0 && !cpu_online(cpu))) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_CPU],
+					    "CPU is not online");
+			return -EINVAL;
+		}
+		/* The only change that can fail: first. */
+		ret = edge_frontend_set_cpu(ed, cpu);
+		if (ret)
+			return ret;
+	}
+	if (a[EDGE_A_POLL_IDLE_US])
+		WRITE_ONCE(ed->poll_idle_us,
+			   nla_get_u32(a[EDGE_A_POLL_IDLE_US]));
+	if (a[EDGE_A_TIME_SCALE_PCT]) {
+		mutex_lock(&ed->lock);
+		edge_frontend_set_scale(ed,
+					nla_get_u32(a[EDGE_A_TIME_SCALE_PCT]));
+		mutex_unlock(&ed->lock);
+	}
+	edge_frontend_kick(ed);
+	return 0;
+}
+
+static int edge_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edge_device *ed = edge_nl_dev(info);
+	struct sk_buff *msg;
+	void *hdr;
+	int ret;
+
+	if (IS_ERR(ed))
+		return PTR_ERR(ed);
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &edge_nl_family, 0,
+				EDGE_CMD_STATS_GET);
+	if (!hdr) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	/* One snapshot: the counters agree with each other. */
+	mutex_lock(&ed->lock);
+	ret = nla_put_u32(msg, EDGE_A_DEV_INDEX, ed->index) ||
+	      nla_put_u32(msg, EDGE_A_EKT_USED, ed->model.ekt.used) ||
+	      edge_nl_put_stats(msg, ed);
+	mutex_unlock(&ed->lock);
+	if (ret) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+/*
+ * One message per registered entry, from the id in cb->args[0] on: a
+ * full table through a small buffer comes back whole, each entry once.
+ */
+static int edge_nl_ekt_get_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
+	struct nlattr *ia = di->attrs[EDGE_A_DEV_INDEX];
+	struct edge_device *ed;
+	u32 id;
+	int ret = 0;
+
+	if (!ia) {
+		NL_SET_ERR_MSG(cb->extack, "dev-index is required");
+		return -EINVAL;
+	}
+	mutex_lock(&edge_devs_lock);
+	ed = edge_dev_at_locked(nla_get_u32(ia));
+	if (!ed) {
+		mutex_unlock(&edge_devs_lock);
+		NL_SET_ERR_MSG_ATTR(cb->extack, ia, "no such device");
+		return -ENODEV;
+	}
+	mutex_lock(&ed->lock);
+	for (id = cb->args[0]; id < EDGE_EKT_ENTRIES; id++) {
+		const struct edge_ekt_entry *e = edge_ekt_get(&ed->model.ekt,
+							      id);
+		void *hdr;
+
+		if (!e)
+			continue;
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &edge_nl_family,
+				  NLM_F_MULTI, EDGE_CMD_EKT_GET);
+		if (!hdr) {
+			ret = -EMSGSIZE;
+			break;
+		}
+		ret = edge_nl_put_ekt(skb, ed, e);
+		if (ret) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	mutex_unlock(&ed->lock);
+	mutex_unlock(&edge_devs_lock);
+	cb->args[0] = id;
+	if (ret && !skb->len)
+		return ret;
+	return skb->len;
+}
+
+static int edge_nl_sched_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edge_device *ed = edge_nl_dev(info);
+	struct sk_buff *msg;
+	void *hdr;
+	int ret;
+
+	if (IS_ERR(ed))
+		return PTR_ERR(ed);
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &edge_nl_family, 0,
+				EDGE_CMD_SCHED_GET);
+	if (!hdr) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	mutex_lock(&ed->lock);
+	ret = edge_nl_put_sched(msg, ed);
+	mutex_unlock(&ed->lock);
+	if (ret) {
+		nlmsg_free(msg);
+		return ret;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+/* A name attribute's index by @find; -ENOENT absent, -EINVAL unknown. */
+static int edge_nl_name(struct genl_info *info, int type,
+			int (*find)(const char *))
+{
+	int v;
+
+	if (!info->attrs[type])
+		return -ENOENT;
+	v = find(nla_data(info->attrs[type]));
+	return v < 0 ? -EINVAL : v;
+}
+
+static void edge_nl_u32(struct nlattr **a, int type, u32 *v)
+{
+	if (a[type])
+		*v = nla_get_u32(a[type]);
+}
+
+/*
+ * Everything is checked (names, ranges, the model's own rules) before
+ * anything changes; what the model refuses after the SIMT config was
+ * set puts the old one back, so that a refusal changes nothing.
+ */
+static int edge_nl_sched_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edge_device *ed = edge_nl_dev(info);
+	struct nlattr **a = info->attrs;
+	struct edge_simt_cfg cfg, old;
+	struct edge_cp_cfg cp, old_cp;
+	int sched, victim, qpol, ret;
+
+	if (IS_ERR(ed))
+		return PTR_ERR(ed);
+	sched = edge_nl_name(info, EDGE_A_SCHED_POLICY, edge_sched_find);
+	victim = edge_nl_name(info, EDGE_A_SCHED_VICTIM, edge_victim_find);
+	qpol = edge_nl_name(info, EDGE_A_QUEUE_POLICY, edge_cp_policy_find);
+	if (sched == -EINVAL) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_SCHED_POLICY],
+				    "unknown SIMT policy (drain, reserve, preempt)");
+		return -EINVAL;
+	}
+	if (victim == -EINVAL) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_SCHED_VICTIM],
+				    "unknown victim (oldest, newest, best)");
+		return -EINVAL;
+	}
+	if (qpol == -EINVAL) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_QUEUE_POLICY],
+				    "unknown queue policy");
+		return -EINVAL;
+	}
+	mutex_lock(&ed->lock);
+	old = ed->model.simt.cfg;
+	cfg = old;
+	old_cp = edge_model_cp_cfg(&ed->model);
+	cp = old_cp;
+	if (sched >= 0)
+		cfg.sched = sched;
+	if (victim >= 0)
+		cfg.victim = victim;
+	edge_nl_u32(a, EDGE_A_SCHED_FLUSH, &cfg.flush);
+	edge_nl_u32(a, EDGE_A_SCHED_RESERVE_PCT, &cfg.reserve_pct);
+	edge_nl_u32(a, EDGE_A_SCHED_DISPATCH_CYCLES, &cfg.dispatch_cycles);
+	edge_nl_u32(a, EDGE_A_SCHED_WAIT_CYCLES, &cfg.sched_wait_cycles);
+	edge_nl_u32(a, EDGE_A_SCHED_CTX_BYTES_PER_CYCLE,
+		    &cfg.ctx_bytes_per_cycle);
+	edge_nl_u32(a, EDGE_A_SCHED_SKIP_EVENT_EXEC, &cfg.skip_event_exec);
+	if (a[EDGE_A_SCHED_SEED])
+		cfg.seed = nla_get_u64(a[EDGE_A_SCHED_SEED]);
+	edge_nl_u32(a, EDGE_A_CP_PARSE_NS, &cp.parse_ns);
+	edge_nl_u32(a, EDGE_A_CP_HOST_NS, &cp.host_ns);
+	edge_nl_u32(a, EDGE_A_CP_PREDICT_NS, &cp.predict_ns);
+	edge_nl_u32(a, EDGE_A_CP_PROFILE_NS, &cp.profile_ns);
+	edge_nl_u32(a, EDGE_A_CP_PREMA_NS, &cp.prema_ns);
+	ret = edge_model_set_cfg(&ed->model, &cfg);
+	if (ret) {
+		GENL_SET_ERR_MSG(info, "the SIMT model refused the configuration");
+		goto out;
+	}
+	ret = edge_model_set_cp_timing(&ed->model, &cp);
+	if (ret) {
+		GENL_SET_ERR_MSG(info, "the command processor refused its timing");
+		edge_model_set_cfg(&ed->model, &old);
+		goto out;
+	}
+	if (qpol >= 0) {
+		ret = edge_model_set_policy(&ed->model, qpol);
+		if (ret) {
+			GENL_SET_ERR_MSG(info, "queue policy refused");
+			edge_model_set_cp_timing(&ed->model, &old_cp);
+			edge_model_set_cfg(&ed->model, &old);
+		}
+	}
+out:
+	mutex_unlock(&ed->lock);
+	if (!ret)
+		edge_nl_policy_notify(ed);
+	return ret;
+}
+
+static const struct genl_ops edge_nl_ops[] = {
+	{
+		.cmd = EDGE_CMD_DEV_GET,
+		.doit = edge_nl_dev_get_doit,
+		.dumpit = edge_nl_dev_get_dumpit,
+	},
+	{
+		.cmd = EDGE_CMD_DEV_ADD,
+		.doit = edge_nl_dev_add_doit,
+		.internal_flags = EDGE_NL_WRITE,
+	},
+	{
+		.cmd = EDGE_CMD_DEV_DEL,
+		.doit = edge_nl_dev_del_doit,
+		.internal_flags = EDGE_NL_WRITE,
+	},
+	{
+		.cmd = EDGE_CMD_DEV_SET,
+		.doit = edge_nl_dev_set_doit,
+		.internal_flags = EDGE_NL_WRITE,
+	},
+	{
+		.cmd = EDGE_CMD_STATS_GET,
+		.doit = edge_nl_stats_get_doit,
+	},
+	{
+		.cmd = EDGE_CMD_EKT_GET,
+		.dumpit = edge_nl_ekt_get_dumpit,
+	},
+	{
+		.cmd = EDGE_CMD_SCHED_GET,
+		.doit = edge_nl_sched_get_doit,
+	},
+	{
+		.cmd = EDGE_CMD_SCHED_SET,
+		.doit = edge_nl_sched_set_doit,
+		.internal_flags = EDGE_NL_WRITE,
+	},
+};
+
+static const struct genl_multicast_group edge_nl_mcgrps[] = {
+	{ .name = EDGE_MCGRP_MONITOR, },
+};
+
+static struct genl_family edge_nl_family __ro_after_init = {
+	.name = EDGE_FAMILY_NAME,
+	.version = EDGE_FAMILY_VERSION,
+	.maxattr = EDGE_A_MAX,
+	.policy = edge_nl_policy,
+	.netnsok = false,
+	.pre_doit = edge_nl_pre_doit,
+	.post_doit = edge_nl_post_doit,
+	.module = THIS_MODULE,
+	.ops = edge_nl_ops,
+	.n_ops = ARRAY_SIZE(edge_nl_ops),
+	/* Strict validation for every command: no legacy users. */
+	.resv_start_op = EDGE_CMD_MAX + 1,
+	.mcgrps = edge_nl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(edge_nl_mcgrps),
+};
+
+int edge_nl_init(void)
+{
+	int ret;
+
+	skb_queue_head_init(&edge_nl_deferred);
+	ret = genl_register_family(&edge_nl_family);
+	if (!ret)
+		WRITE_ONCE(edge_nl_ready, true);
+	return ret;
+}
+
+void edge_nl_exit(void)
+{
+	WRITE_ONCE(edge_nl_ready, false);
+	cancel_work_sync(&edge_nl_work);
+	skb_queue_purge(&edge_nl_deferred);
+	genl_unregister_family(&edge_nl_family);
+}

@@ -1,0 +1,575 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "edge" generic netlink family and devices made at run time:
+ * every command's happy path and errors (errno and extack text), EPERM
+ * for an unprivileged writer, dumps that span several messages and come
+ * back whole and once, the monitor group's notifications in order, the
+ * 64-device limit, and dev del as a hot-unplug of a device that is in use
+ * (cancelled completions, ENODEV, mappings still safe, names reused).
+ */
+#define _GNU_SOURCE
+#include <grp.h>
+
+#include "kselftest_harness.h"
+#include "edge_selftest.h"
+#include "edge_nl.h"
+
+#define NOBODY		65534
+#define EDGE_NL_MAX_SEEN	64
+#define EDGE_EKT_ENTRIES	64	/* EDGE_INFO.ekt_entries */
+
+FIXTURE(nl) {
+	struct enl nl;
+};
+
+FIXTURE_SETUP(nl)
+{
+	ASSERT_EQ(0, edge_module_load("nr_devices=1 virtual_time=1"));
+	ASSERT_EQ(0, enl_open(&self->nl));
+}
+
+FIXTURE_TEARDOWN(nl)
+{
+	enl_close(&self->nl);
+	EXPECT_EQ(0, edge_module_unload(3000));
+}
+
+struct devs {
+	int n;
+	int seen[EDGE_NL_MAX_SEEN];
+	struct enl_reply last;
+};
+
+static void count_dev(const struct enl_reply *r, void *arg)
+{
+	struct devs *d = arg;
+	uint32_t i = enl_u32(r, EDGE_A_DEV_INDEX);
+
+	if (i < EDGE_NL_MAX_SEEN)
+		d->seen[i]++;
+	if (r->a[EDGE_A_EKT_ID] && enl_u32(r, EDGE_A_EKT_ID) < EDGE_NL_MAX_SEEN)
+		d->seen[enl_u32(r, EDGE_A_EKT_ID)] += 1000;
+	d->n++;
+	d->last = *r;
+}
+
+static int dev_get(struct enl *nl, uint32_t index, struct devs *d)
+{
+	struct enl_msg m;
+
+	memset(d, 0, sizeof(*d));
+	enl_msg(nl, &m, EDGE_CMD_DEV_GET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, index);
+	return enl_do(nl, &m, count_dev, d);
+}
+
+static int path_exists(const char *p)
+{
+	return !access(p, F_OK);
+}
+
+/* devtmpfs removes a node asynchronously: wait for it. */
+static int wait_path(const char *p, int present, int ms)
+{
+	while (path_exists(p) != present && ms-- > 0)
+		sleep_ms(1);
+	return path_exists(p) == present;
+}
+
+TEST_F(nl, dev_get_do_and_dump)
+{
+	struct enl_msg m;
+	struct devs d;
+
+	ASSERT_EQ(0, dev_get(&self->nl, 0, &d));
+	ASSERT_EQ(1, d.n);
+	EXPECT_STREQ("edge0", enl_str(&d.last, EDGE_A_DEV_NAME));
+	EXPECT_STREQ("edge", enl_str(&d.last, EDGE_A_PRESET));
+	EXPECT_EQ(EDGE_NL_TIME_VIRTUAL, enl_u32(&d.last, EDGE_A_TIME_MODE));
+	EXPECT_EQ(edge_sysfs_read(0, "poll_idle_us"),
+		  enl_u32(&d.last, EDGE_A_POLL_IDLE_US));
+
+	memset(&d, 0, sizeof(d));
+	enl_msg(&self->nl, &m, EDGE_CMD_DEV_GET, NLM_F_DUMP);
+	ASSERT_EQ(0, enl_do(&self->nl, &m, count_dev, &d));
+	EXPECT_EQ(1, d.n);
+	EXPECT_EQ(1, d.seen[0]);
+}
+
+TEST_F(nl, dev_add_del)
+{
+	struct devs d;
+	char buf[64];
+
+	ASSERT_EQ(0, enl_dev_add(&self->nl, -1, "h100-like", EDGE_NL_TIME_REAL));
+	ASSERT_TRUE(wait_path("/dev/edge1", 1, 2000));
+	ASSERT_EQ(0, edge_sysfs_str(1, "preset", buf, sizeof(buf)));
+	EXPECT_STREQ("h100-like", buf);
+	ASSERT_EQ(0, edge_sysfs_str(1, "time_mode", buf, sizeof(buf)));
+	EXPECT_STREQ("real", buf);
+	ASSERT_EQ(0, dev_get(&self->nl, 1, &d));
+	EXPECT_STREQ("h100-like", enl_str(&d.last, EDGE_A_PRESET));
+	/* A device made at run time runs events like one made at load. */
+	{
+		struct edge_register reg;
+		struct edge_queue q;
+		struct edge_dev dev;
+		struct edge_cqe c;
+
+		ASSERT_EQ(0, edge_open(&dev, "/dev/edge1"));
+		edge_register_init(&reg, EDGE_FN_ECHO, 8, 4, 700);
+		ASSERT_EQ(0, edge_queue_create(&dev, &reg, &q));
+		*(uint32_t *)edge_queue_param(&q) = 7;
+		edge_queue_submit(&q, 1);
+		ASSERT_EQ(0, edge_queue_wait(&q, &c, 5000));
+		EXPECT_EQ(EDGE_CQE_DONE, EDGE_CQE_CODE(c.status));
+		edge_queue_cqe_seen(&q);
+		EXPECT_EQ(0, edge_queue_destroy(&q));
+		edge_close(&dev);
+	}
+	ASSERT_EQ(0, enl_dev_del(&self->nl, 1));
+	EXPECT_TRUE(wait_path("/dev/edge1", 0, 2000));
+	EXPECT_FALSE(path_exists(EDGE_SYSFS "/edge1"));
+	EXPECT_EQ(-ENODEV, dev_get(&self->nl, 1, &d));
+	EXPECT_STREQ("no such device", self->nl.ext);
+	EXPECT_EQ(-ENODEV, enl_dev_del(&self->nl, 1));
+	/* The name and minor are free again. */
+	ASSERT_EQ(0, enl_dev_add(&self->nl, 1, NULL, -1));
+	ASSERT_TRUE(wait_path("/dev/edge1", 1, 2000));
+	ASSERT_EQ(0, edge_sysfs_str(1, "preset", buf, sizeof(buf)));
+	EXPECT_STREQ("edge", buf);	/* the module's default */
+	EXPECT_EQ(0, edge_sysfs_read(1, "submitted"));
+}
+
+TEST_F(nl, errors_carry_extack)
+{
+	struct enl_msg m;
+
+	EXPECT_EQ(-EINVAL, enl_dev_add(&self->nl, -1, "bogus", -1));
+	EXPECT_STREQ("unknown preset (edge, lax, h100-like)", self->nl.ext);
+	EXPECT_EQ(-EEXIST, enl_dev_add(&self->nl, 0, NULL, -1));
+	EXPECT_STREQ("device index in use", self->nl.ext);
+	/* Policy ranges: the core's errno and message. */
+	EXPECT_EQ(-ERANGE, enl_dev_add(&self->nl, 64, NULL, -1));
+	EXPECT_STREQ("integer out of range", self->nl.ext);
+	EXPECT_EQ(-ERANGE, enl_dev_add(&self->nl, -1, NULL, 2));
+	EXPECT_STREQ("integer out of range", self->nl.ext);
+	/* An attribute the family does not know; a reply-only one. */
+	enl_msg(&self->nl, &m, EDGE_CMD_DEV_ADD, 0);
+	enl_put_u32(&m, EDGE_A_MAX + 1, 1);
+	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
+	enl_msg(&self->nl, &m, EDGE_CMD_DEV_ADD, 0);
+	enl_put_u32(&m, EDGE_A_SUBMITTED, 1);
+	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
+	/* A wrong length. */
+	enl_msg(&self->nl, &m, EDGE_CMD_DEV_GET, 0);
+	enl_put(&m, EDGE_A_DEV_INDEX, "\0", 1);
+	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
+	/* A missing attribute. */
+	enl_msg(&self->nl, &m, EDGE_CMD_DEV_DEL, 0);
+	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
+	/* Knobs: ranges and combinations, nothing changed on error. */
+	enl_msg(&self->nl, &m, EDGE_CMD_DEV_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_u32(&m, EDGE_A_POLL_IDLE_US, 5);
+	enl_put_u32(&m, EDGE_A_TIME_SCALE_PCT, 50);
+	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
+	EXPECT_STREQ("a virtual-time device has no time scale", self->nl.ext);
+	EXPECT_EQ(1000, edge_sysfs_read(0, "poll_idle_us"));
+	enl_msg(&self->nl, &m, EDGE_CMD_DEV_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_u32(&m, EDGE_A_CPU, 4096);
+	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
+	EXPECT_STREQ("CPU is not online", self->nl.ext);
+	enl_msg(&self->nl, &m, EDGE_CMD_DEV_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_u32(&m, EDGE_A_POLL_IDLE_US, 10000001);
+	EXPECT_EQ(-ERANGE, enl_do(&self->nl, &m, NULL, NULL));
+	/* An unknown command. */
+	enl_msg(&self->nl, &m, EDGE_CMD_MAX + 1, 0);
+	EXPECT_EQ(-EOPNOTSUPP, enl_do(&self->nl, &m, NULL, NULL));
+	/* A notification id is not a command. */
+	enl_msg(&self->nl, &m, EDGE_CMD_DEV_ADD_NTF, 0);
+	EXPECT_EQ(-EOPNOTSUPP, enl_do(&self->nl, &m, NULL, NULL));
+	/* Happy path of the knobs. */
+	enl_msg(&self->nl, &m, EDGE_CMD_DEV_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_u32(&m, EDGE_A_POLL_IDLE_US, 5);
+	enl_put_u32(&m, EDGE_A_CPU, 0);
+	EXPECT_EQ(0, enl_do(&self->nl, &m, NULL, NULL));
+	EXPECT_EQ(5, edge_sysfs_read(0, "poll_idle_us"));
+	EXPECT_EQ(0, edge_sysfs_read(0, "cpu"));
+}
+
+/* As nobody: reads work, every write is EPERM with a message. */
+static int nobody_writes(void)
+{
+	struct enl nl;
+	struct enl_msg m;
+	struct devs d;
+
+	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY))
+		return 100;
+	if (enl_open(&nl))
+		return 101;
+	if (dev_get(&nl, 0, &d) || d.n != 1)
+		return 102;
+	if (enl_dev_add(&nl, -1, NULL, -1) != -EPERM ||
+	    strcmp(nl.ext, "changing a device needs CAP_SYS_ADMIN"))
+		return 103;
+	if (enl_dev_del(&nl, 0) != -EPERM)
+		return 104;
+	enl_msg(&nl, &m, EDGE_CMD_DEV_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_u32(&m, EDGE_A_POLL_IDLE_US, 5);
+	if (enl_do(&nl, &m, NULL, NULL) != -EPERM)
+		return 105;
+	enl_msg(&nl, &m, EDGE_CMD_STATS_GET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	if (enl_do(&nl, &m, NULL, NULL))
+		return 106;
+	enl_msg(&nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_str(&m, EDGE_A_QUEUE_POLICY, "edf");
+	if (enl_do(&nl, &m, NULL, NULL) != -EPERM)
+		return 107;
+	enl_msg(&nl, &m, EDGE_CMD_SCHED_GET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	if (enl_do(&nl, &m, NULL, NULL))
+		return 108;
+	return 0;
+}
+
+TEST_F(nl, eperm_as_nobody)
+{
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(nobody_writes());
+	EXPECT_EQ(0, WEXITSTATUS(edge_reap(pid, 0)));
+	EXPECT_TRUE(path_exists("/dev/edge0"));
+	EXPECT_FALSE(path_exists("/dev/edge1"));
+}
+
+/* 64 devices, then ENOSPC; the dump of 64 spans several messages. */
+TEST_F(nl, limit_and_multi_message_dump)
+{
+	struct enl_msg m;
+	struct enl small;
+	struct devs d;
+	int i, chunks = 0;
+
+	/* Its reads are all 4 KiB: the kernel fills no bigger messages. */
+	ASSERT_EQ(0, enl_open(&small));
+	for (i = 1; i < 64; i++)
+		ASSERT_EQ(0, enl_dev_add(&self->nl, -1, "lax", -1));
+	EXPECT_EQ(-ENOSPC, enl_dev_add(&self->nl, -1, NULL, -1));
+	EXPECT_STREQ("device limit (64) reached", self->nl.ext);
+	memset(&d, 0, sizeof(d));
+	enl_msg(&small, &m, EDGE_CMD_DEV_GET, NLM_F_DUMP);
+	ASSERT_EQ(0, enl_xfer(&small, &m, count_dev, &d, 4096, &chunks));
+	enl_close(&small);
+	EXPECT_EQ(64, d.n);
+	for (i = 0; i < 64; i++)
+		EXPECT_EQ(1, d.seen[i]);
+	TH_LOG("64 devices in %d reads", chunks);
+	EXPECT_LT(2, chunks);
+	/* Free one in the middle: the next add takes it. */
+	ASSERT_EQ(0, enl_dev_del(&self->nl, 17));
+	ASSERT_EQ(0, dev_get(&self->nl, 0, &d));
+	ASSERT_EQ(0, enl_dev_add(&self->nl, -1, NULL, -1));
+	ASSERT_EQ(0, dev_get(&self->nl, 17, &d));
+	EXPECT_EQ(1, d.n);
+}
+
+/* A full EKT (64 entries) dumped through a small buffer: each id once. */
+TEST_F(nl, ekt_dump_whole_and_once)
+{
+	struct edge_register reg;
+	struct enl_msg m;
+	struct enl small;
+	struct devs d;
+	int fd, i, chunks = 0;
+
+	ASSERT_EQ(0, enl_open(&small));
+	fd = open(EDGE_DEV0, O_RDWR);
+	ASSERT_LE(0, fd);
+	for (i = 0; i < EDGE_EKT_ENTRIES; i++) {
+		edge_register_init(&reg, EDGE_FN_ECHO, 8, 4, 700);
+		reg.priority = i % 4;
+		ASSERT_EQ(0, edge_ioc(fd, EDGE_IOC_REGISTER_EVENT, &reg));
+	}
+	memset(&d, 0, sizeof(d));
+	enl_msg(&small, &m, EDGE_CMD_EKT_GET, NLM_F_DUMP);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	ASSERT_EQ(0, enl_xfer(&small, &m, count_dev, &d, 4096, &chunks));
+	enl_close(&small);
+	EXPECT_EQ(EDGE_EKT_ENTRIES, d.n);
+	/* Each id once (+1000), every message device 0's (+1). */
+	EXPECT_EQ(1000 + EDGE_EKT_ENTRIES, d.seen[0]);
+	for (i = 1; i < EDGE_EKT_ENTRIES; i++)
+		EXPECT_EQ(1000, d.seen[i]);
+	EXPECT_EQ((uint32_t)getpid(), enl_u32(&d.last, EDGE_A_EKT_OWNER_PID));
+	EXPECT_EQ(EDGE_FN_ECHO, enl_u32(&d.last, EDGE_A_EKT_FUNC));
+	EXPECT_EQ(4, enl_u32(&d.last, EDGE_A_EKT_RING_ENTRIES));
+	EXPECT_EQ(3, enl_u32(&d.last, EDGE_A_EKT_PRIORITY));
+	EXPECT_EQ(NULL, d.last.a[EDGE_A_EKT_KERNEL]);
+	TH_LOG("64 entries in %d reads", chunks);
+	EXPECT_LT(2, chunks);
+	/* Errors: no device, no index. */
+	enl_msg(&self->nl, &m, EDGE_CMD_EKT_GET, NLM_F_DUMP);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 9);
+	EXPECT_EQ(-ENODEV, enl_do(&self->nl, &m, NULL, NULL));
+	enl_msg(&self->nl, &m, EDGE_CMD_EKT_GET, NLM_F_DUMP);
+	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
+	close(fd);
+}
+
+TEST_F(nl, stats_match_sysfs)
+{
+	static const struct { int attr; const char *name; } st[] = {
+		{ EDGE_A_SUBMITTED, "submitted" },
+		{ EDGE_A_COMPLETED, "completed" },
+		{ EDGE_A_CANCELLED, "cancelled" },
+		{ EDGE_A_JOBS_SUBMITTED, "jobs_submitted" },
+	};
+	struct edge_register reg;
+	struct edge_queue q;
+	struct edge_dev dev;
+	struct edge_cqe c;
+	struct enl_msg m;
+	struct devs d;
+	unsigned int i;
+
+	ASSERT_EQ(0, edge_open(&dev, EDGE_DEV0));
+	edge_register_init(&reg, EDGE_FN_ECHO, 8, 4, 700);
+	ASSERT_EQ(0, edge_queue_create(&dev, &reg, &q));
+	for (i = 0; i < 3; i++) {
+		*(uint32_t *)edge_queue_param(&q) = i;
+		edge_queue_submit(&q, 1);
+		ASSERT_EQ(0, edge_queue_wait(&q, &c, 5000));
+		edge_queue_cqe_seen(&q);
+	}
+	memset(&d, 0, sizeof(d));
+	enl_msg(&self->nl, &m, EDGE_CMD_STATS_GET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	ASSERT_EQ(0, enl_do(&self->nl, &m, count_dev, &d));
+	ASSERT_EQ(1, d.n);
+	EXPECT_EQ(3, enl_u64(&d.last, EDGE_A_COMPLETED));
+	for (i = 0; i < sizeof(st) / sizeof(st[0]); i++)
+		EXPECT_EQ(edge_sysfs_read(0, st[i].name),
+			  (long long)enl_u64(&d.last, st[i].attr));
+	EXPECT_EQ(1, enl_u32(&d.last, EDGE_A_EKT_USED));
+	edge_queue_destroy(&q);
+	edge_close(&dev);
+}
+
+static int sched_str(const char *attr, char *buf, size_t len)
+{
+	return edge_sysfs_str(0, attr, buf, len);
+}
+
+/* sched get agrees with sysfs; set changes all it names, or nothing. */
+TEST_F(nl, sched_get_set)
+{
+	struct enl_reply r;
+	struct enl_msg m;
+	struct devs d;
+	struct enl mon;
+	char buf[64];
+
+	ASSERT_EQ(0, enl_open(&mon));
+	ASSERT_EQ(0, enl_subscribe(&mon));
+	memset(&d, 0, sizeof(d));
+	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_GET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	ASSERT_EQ(0, enl_do(&self->nl, &m, count_dev, &d));
+	ASSERT_EQ(0, sched_str("sched/policy", buf, sizeof(buf)));
+	EXPECT_STREQ(buf, enl_str(&d.last, EDGE_A_SCHED_POLICY));
+	ASSERT_EQ(0, sched_str("sched/queue_policy", buf, sizeof(buf)));
+	EXPECT_STREQ(buf, enl_str(&d.last, EDGE_A_QUEUE_POLICY));
+	EXPECT_EQ(edge_sysfs_read(0, "cp/prema_ns"),
+		  enl_u32(&d.last, EDGE_A_CP_PREMA_NS));
+	EXPECT_EQ(edge_sysfs_read(0, "sched/reserve_pct"),
+		  enl_u32(&d.last, EDGE_A_SCHED_RESERVE_PCT));
+
+	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_str(&m, EDGE_A_SCHED_POLICY, "preempt");
+	enl_put_str(&m, EDGE_A_SCHED_VICTIM, "newest");
+	enl_put_str(&m, EDGE_A_QUEUE_POLICY, "lax");
+	enl_put_u32(&m, EDGE_A_CP_PREMA_NS, 2000);
+	enl_put_u32(&m, EDGE_A_SCHED_FLUSH, 5);
+	ASSERT_EQ(0, enl_do(&self->nl, &m, NULL, NULL));
+	ASSERT_EQ(0, sched_str("sched/policy", buf, sizeof(buf)));
+	EXPECT_STREQ("preempt", buf);
+	ASSERT_EQ(0, sched_str("sched/victim", buf, sizeof(buf)));
+	EXPECT_STREQ("newest", buf);
+	ASSERT_EQ(0, sched_str("sched/queue_policy", buf, sizeof(buf)));
+	EXPECT_STREQ("lax", buf);
+	EXPECT_EQ(2000, edge_sysfs_read(0, "cp/prema_ns"));
+	ASSERT_EQ(0, sched_str("sched/flush", buf, sizeof(buf)));
+	EXPECT_STREQ("boost,loads", buf);
+	ASSERT_EQ(0, enl_next_ntf(&mon, &r, 2000));
+	EXPECT_EQ(EDGE_CMD_POLICY_NTF, r.cmd);
+	EXPECT_STREQ("lax", enl_str(&r, EDGE_A_QUEUE_POLICY));
+	EXPECT_STREQ("preempt", enl_str(&r, EDGE_A_SCHED_POLICY));
+
+	/* Errors change nothing, each with its message. */
+	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_str(&m, EDGE_A_SCHED_POLICY, "drain");
+	enl_put_str(&m, EDGE_A_QUEUE_POLICY, "fifo");
+	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
+	EXPECT_STREQ("unknown queue policy", self->nl.ext);
+	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_str(&m, EDGE_A_SCHED_POLICY, "fastest");
+	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
+	EXPECT_STREQ("unknown SIMT policy (drain, reserve, preempt)",
+		     self->nl.ext);
+	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_str(&m, EDGE_A_SCHED_POLICY, "drain");
+	enl_put_u32(&m, EDGE_A_CP_PROFILE_NS, 10);
+	EXPECT_EQ(-ERANGE, enl_do(&self->nl, &m, NULL, NULL));
+	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_str(&m, EDGE_A_SCHED_POLICY, "drain");
+	enl_put_u32(&m, EDGE_A_SCHED_FLUSH, 16);
+	EXPECT_EQ(-ERANGE, enl_do(&self->nl, &m, NULL, NULL));
+	ASSERT_EQ(0, sched_str("sched/policy", buf, sizeof(buf)));
+	EXPECT_STREQ("preempt", buf);
+	ASSERT_EQ(0, sched_str("sched/queue_policy", buf, sizeof(buf)));
+	EXPECT_STREQ("lax", buf);
+	/* No notification for what did not happen; one for sysfs. */
+	EXPECT_EQ(-EAGAIN, enl_next_ntf(&mon, &r, 100));
+	ASSERT_EQ(0, edge_sysfs_write(0, "sched/queue_policy", "edf"));
+	ASSERT_EQ(0, enl_next_ntf(&mon, &r, 2000));
+	EXPECT_EQ(EDGE_CMD_POLICY_NTF, r.cmd);
+	EXPECT_STREQ("edf", enl_str(&r, EDGE_A_QUEUE_POLICY));
+	enl_close(&mon);
+}
+
+/* Each kind of notification, in the order things happened. */
+TEST_F(nl, monitor_in_order)
+{
+	struct edge_register reg;
+	struct enl_reply r;
+	struct enl mon;
+	int fd;
+
+	ASSERT_EQ(0, enl_open(&mon));
+	ASSERT_EQ(0, enl_subscribe(&mon));
+	ASSERT_EQ(0, enl_dev_add(&self->nl, 3, "lax", -1));
+	fd = open("/dev/edge3", O_RDWR);
+	ASSERT_LE(0, fd);
+	edge_register_init(&reg, EDGE_FN_ECHO, 8, 4, 700);
+	ASSERT_EQ(0, edge_ioc(fd, EDGE_IOC_REGISTER_EVENT, &reg));
+	ASSERT_EQ(0, edge_unregister_id(fd, reg.id));
+	ASSERT_EQ(0, edge_ioc(fd, EDGE_IOC_REGISTER_EVENT, &reg));
+	close(fd);	/* unregisters what is left */
+	ASSERT_EQ(0, enl_dev_del(&self->nl, 3));
+
+	ASSERT_EQ(0, enl_next_ntf(&mon, &r, 2000));
+	EXPECT_EQ(EDGE_CMD_DEV_ADD_NTF, r.cmd);
+	EXPECT_EQ(3, enl_u32(&r, EDGE_A_DEV_INDEX));
+	EXPECT_STREQ("lax", enl_str(&r, EDGE_A_PRESET));
+	ASSERT_EQ(0, enl_next_ntf(&mon, &r, 2000));
+	EXPECT_EQ(EDGE_CMD_EKT_REG_NTF, r.cmd);
+	EXPECT_EQ(3, enl_u32(&r, EDGE_A_DEV_INDEX));
+	EXPECT_EQ((uint32_t)getpid(), enl_u32(&r, EDGE_A_EKT_OWNER_PID));
+	ASSERT_EQ(0, enl_next_ntf(&mon, &r, 2000));
+	EXPECT_EQ(EDGE_CMD_EKT_UNREG_NTF, r.cmd);
+	ASSERT_EQ(0, enl_next_ntf(&mon, &r, 2000));
+	EXPECT_EQ(EDGE_CMD_EKT_REG_NTF, r.cmd);
+	ASSERT_EQ(0, enl_next_ntf(&mon, &r, 2000));
+	EXPECT_EQ(EDGE_CMD_EKT_UNREG_NTF, r.cmd);
+	ASSERT_EQ(0, enl_next_ntf(&mon, &r, 2000));
+	EXPECT_EQ(EDGE_CMD_DEV_DEL_NTF, r.cmd);
+	EXPECT_EQ(3, enl_u32(&r, EDGE_A_DEV_INDEX));
+	EXPECT_EQ(-EAGAIN, enl_next_ntf(&mon, &r, 100));
+	enl_close(&mon);
+}
+
+/*
+ * dev del of a device in use: events in flight (virtual time held) and
+ * a job end CANCELLED in the mapped ring and the job FIFO; every later
+ * call is ENODEV but REAP_JOBS; the mappings stay readable and writable;
+ * poll says HUP; the name comes back as a new, empty device.
+ */
+TEST_F(nl, del_is_hot_unplug)
+{
+	struct edge_register reg;
+	struct edge_job_cqe jc[4];
+	struct edge_reap_jobs rj = { .size = sizeof(rj), .nr = 4 };
+	struct edge_queue q;
+	struct edge_dev dev;
+	struct pollfd pfd;
+	uint32_t kern, i;
+	struct edge_job job = {
+		.size = sizeof(job), .nr_kernels = 1,
+		.deadline_ns = 1000000000ULL,
+	};
+
+	ASSERT_EQ(0, enl_dev_add(&self->nl, 2, NULL, EDGE_NL_TIME_VIRTUAL));
+	ASSERT_TRUE(wait_path("/dev/edge2", 1, 2000));
+	ASSERT_EQ(0, edge_sysfs_write(2, "sched/vt_hold", "1"));
+	ASSERT_EQ(0, edge_open(&dev, "/dev/edge2"));
+	edge_register_init(&reg, EDGE_FN_ECHO, 8, 16, 7000);
+	ASSERT_EQ(0, edge_queue_create(&dev, &reg, &q));
+	for (i = 0; i < 8; i++)
+		*(uint32_t *)edge_queue_param_ahead(&q, i) = i;
+	edge_queue_submit(&q, 8);
+	kern = q.id;
+	job.kernels = (uintptr_t)&kern;
+	ASSERT_EQ(0, edge_ioc(dev.fd, EDGE_IOC_SUBMIT_JOB, &job));
+	ASSERT_LE(8, edge_sysfs_wait_ge(2, "submitted", 8, 3000));
+
+	ASSERT_EQ(0, enl_dev_del(&self->nl, 2));
+	/* Every event has its status, in the mapping. */
+	for (i = 0; i < 8; i++) {
+		struct edge_cqe c;
+
+		ASSERT_EQ(1, edge_queue_peek(&q, &c));
+		EXPECT_EQ(EDGE_CQE_CANCELLED, EDGE_CQE_CODE(c.status));
+		edge_queue_cqe_seen(&q);
+	}
+	/* The job's too, through the one call that still works. */
+	rj.cqes = (uintptr_t)jc;
+	ASSERT_EQ(0, edge_ioc(dev.fd, EDGE_IOC_REAP_JOBS, &rj));
+	ASSERT_EQ(1, rj.nr);
+	EXPECT_EQ(EDGE_CQE_CANCELLED, jc[0].status);
+	/* Everything else: ENODEV. */
+	EXPECT_EQ(-ENODEV, edge_ioc(dev.fd, EDGE_IOC_SUBMIT_JOB, &job));
+	EXPECT_EQ(-ENODEV, edge_ioc(dev.fd, EDGE_IOC_REGISTER_EVENT, &reg));
+	EXPECT_EQ(-ENODEV, edge_ioc_kick(dev.fd, 0));
+	EXPECT_EQ(-ENODEV, edge_unregister_id(dev.fd, q.id));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ, MAP_SHARED, dev.fd, 0));
+	EXPECT_EQ(ENODEV, errno);
+	pfd.fd = dev.fd;
+	pfd.events = POLLIN;
+	EXPECT_EQ(1, poll(&pfd, 1, 0));
+	EXPECT_TRUE(pfd.revents & POLLHUP);
+	/* The mappings: still there, still ours. */
+	*(uint32_t *)edge_queue_param(&q) = 42;
+	edge_queue_submit(&q, 1);
+	EXPECT_EQ(0, edge_queue_peek(&q, &(struct edge_cqe){}));
+	EXPECT_FALSE(path_exists(EDGE_SYSFS "/edge2"));
+	/* A new edge2 while the old one's file is open. */
+	ASSERT_EQ(0, enl_dev_add(&self->nl, 2, "lax", -1));
+	ASSERT_TRUE(wait_path(EDGE_SYSFS "/edge2", 1, 2000));
+	EXPECT_EQ(0, edge_sysfs_read(2, "registered"));
+	EXPECT_EQ(-ENODEV, edge_ioc_kick(dev.fd, 0));
+	edge_queue_drop(&q);
+	edge_close(&dev);
+	/* The new one works. */
+	ASSERT_EQ(0, edge_open(&dev, "/dev/edge2"));
+	EXPECT_EQ(0, edge_ioc_kick(dev.fd, 0));
+	edge_close(&dev);
+}
+
+EDGE_FINAL_CHECKS
+
+EDGE_SELFTEST_MAIN

@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A minimal generic netlink client for the "edge" family's kselftests:
+ * raw sockets, no library, so that a test sees exactly what the kernel
+ * sent (errno, extack message, how a dump was split).
+ */
+#ifndef _EDGE_NL_H
+#define _EDGE_NL_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <linux/genetlink.h>
+#include <linux/edge_netlink.h>
+
+#ifndef NETLINK_EXT_ACK
+#define NETLINK_EXT_ACK 11
+#endif
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+struct enl {
+	int fd;
+	uint16_t family;
+	uint32_t mcgrp;
+	uint32_t seq;
+	char ext[256];		/* the last error's extack message */
+};
+
+struct enl_msg {
+	union {
+		struct nlmsghdr nlh;
+		char buf[4096];
+	};
+};
+
+/* A parsed message, copied: its command and attributes by type. */
+struct enl_reply {
+	uint8_t cmd;
+	uint16_t flags;
+	struct nlattr *a[EDGE_A_MAX + 1];
+	char data[1024];
+};
+
+static inline void enl_put(struct enl_msg *m, uint16_t type, const void *d,
+			   size_t len)
+{
+	struct nlattr *a = (void *)(m->buf + NLMSG_ALIGN(m->nlh.nlmsg_len));
+
+	a->nla_type = type;
+	a->nla_len = NLA_HDRLEN + len;
+	memcpy((char *)a + NLA_HDRLEN, d, len);
+	m->nlh.nlmsg_len = NLMSG_ALIGN(m->nlh.nlmsg_len) + NLA_ALIGN(a->nla_len);
+}
+
+static inline void enl_put_u32(struct enl_msg *m, uint16_t type, uint32_t v)
+{
+	enl_put(m, type, &v, sizeof(v));
+}
+
+static inline void enl_put_str(struct enl_msg *m, uint16_t type,
+			       const char *s)
+{
+	enl_put(m, type, s, strlen(s) + 1);
+}
+
+static inline void enl_init(struct enl *nl, struct enl_msg *m, uint16_t type,
+			    uint8_t cmd, uint16_t flags)
+{
+	struct genlmsghdr *g = NLMSG_DATA(&m->nlh);
+
+	memset(m, 0, sizeof(*m));
+	m->nlh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
+	m->nlh.nlmsg_type = type;
+	m->nlh.nlmsg_flags = NLM_F_REQUEST | flags;
+	m->nlh.nlmsg_seq = ++nl->seq;
+	g->cmd = cmd;
+	g->version = 1;
+}
+
+static inline void enl_msg(struct enl *nl, struct enl_msg *m, uint8_t cmd,
+			   uint16_t flags)
+{
+	enl_init(nl, m, nl->family, cmd, flags);
+}
+
+static inline void enl_parse(struct nlmsghdr *h, struct enl_reply *r)
+{
+	struct genlmsghdr *g = NLMSG_DATA(h);
+	int len = h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
+	struct nlattr *a = (void *)r->data;
+
+	memset(r, 0, sizeof(*r));
+	if (len > (int)sizeof(r->data))
+		len = sizeof(r->data);
+	memcpy(r->data, (char *)g + GENL_HDRLEN, len > 0 ? len : 0);
+	r->cmd = g->cmd;
+	r->flags = h->nlmsg_flags;
+	while (len >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
+	       a->nla_len <= len) {
+		if ((a->nla_type & NLA_TYPE_MASK) <= EDGE_A_MAX)
+			r->a[a->nla_type & NLA_TYPE_MASK] = a;
+		len -= NLA_ALIGN(a->nla_len);
+		a = (void *)((char *)a + NLA_ALIGN(a->nla_len));
+	}
+}
+
+static inline uint32_t enl_u32(const struct enl_reply *r, int t)
+{
+	return r->a[t] ? *(uint32_t *)((char *)r->a[t] + NLA_HDRLEN) : ~0U;
+}
+
+static inline uint64_t enl_u64(const struct enl_reply *r, int t)
+{
+	uint64_t v = ~0ULL;
+
+	if (r->a[t])
+		memcpy(&v, (char *)r->a[t] + NLA_HDRLEN, sizeof(v));
+	return v;
+}
+
+static inline const char *enl_str(const struct enl_reply *r, int t)
+{
+	return r->a[t] ? (char *)r->a[t] + NLA_HDRLEN : "";
+}
+
+/* The extack message of an NLMSG_ERROR, into nl->ext. */
+static inline void enl_ext(struct enl *nl, struct nlmsghdr *h)
+{
+	struct nlmsgerr *e = NLMSG_DATA(h);
+	struct nlattr *a;
+	int len;
+
+	nl->ext[0] = 0;
+	if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	a = (void *)((char *)e + sizeof(*e) +
+		     ((h->nlmsg_flags & NLM_F_CAPPED) ? 0 :
+		      NLMSG_ALIGN(e->msg.nlmsg_len - NLMSG_HDRLEN)));
+	len = (char *)h + h->nlmsg_len - (char *)a;
+	while (len >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
+	       a->nla_len <= len) {
+		if (a->nla_type == NLMSGERR_ATTR_MSG)
+			snprintf(nl->ext, sizeof(nl->ext), "%s",
+				 (char *)a + NLA_HDRLEN);
+		len -= NLA_ALIGN(a->nla_len);
+		a = (void *)((char *)a + NLA_ALIGN(a->nla_len));
+	}
+}
+
+typedef void (*enl_cb)(const struct enl_reply *r, void *arg);
+
+/*
+ * Send @m and read until its ack, error or dump end, calling @cb for
+ * every data message.  Reads with a @bufsz buffer (small: the dump is
+ * split).  Returns 0 or -errno; *@chunks counts the recv() calls.
+ */
+static inline int enl_xfer(struct enl *nl, struct enl_msg *m, enl_cb cb,
+			   void *arg, size_t bufsz, int *chunks)
+{
+	static char buf[65536];
+	int done = 0;
+
+	if (bufsz > sizeof(buf))
+		bufsz = sizeof(buf);
+	m->nlh.nlmsg_flags |= NLM_F_ACK;
+	if (send(nl->fd, m, m->nlh.nlmsg_len, 0) < 0)
+		return -errno;
+	nl->ext[0] = 0;
+	while (!done) {
+		ssize_t n = recv(nl->fd, buf, bufsz, MSG_TRUNC);
+		struct nlmsghdr *h;
+
+		if (n < 0)
+			return -errno;
+		/* A message lost to a short buffer is a failure, not a gap. */
+		if ((size_t)n > bufsz)
+			return -EMSGSIZE;
+		if (chunks)
+			(*chunks)++;
+		for (h = (void *)buf; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
+			struct enl_reply r;
+
+			if (h->nlmsg_seq != m->nlh.nlmsg_seq)
+				continue;
+			if (h->nlmsg_type == NLMSG_ERROR) {
+				struct nlmsgerr *e = NLMSG_DATA(h);
+
+				enl_ext(nl, h);
+				return e->error;
+			}
+			if (h->nlmsg_type == NLMSG_DONE) {
+				int *err = NLMSG_DATA(h);
+
+				if (*err)
+					return *err;
+				done = 1;
+				continue;
+			}
+			enl_parse(h, &r);
+			if (cb)
+				cb(&r, arg);
+		}
+	}
+	return 0;
+}
+
+static inline int enl_do(struct enl *nl, struct enl_msg *m, enl_cb cb,
+			 void *arg)
+{
+	return enl_xfer(nl, m, cb, arg, 65536, NULL);
+}
+
+/* Family id and the monitor group's id, from nlctrl. */
+static inline int enl_resolve(struct enl *nl)
+{
+	/* Small: the kernel sizes a dump's messages by our largest read. */
+	static char buf[4096];
+	struct enl_msg m;
+	struct nlmsghdr *h;
+	ssize_t n;
+
+	enl_init(nl, &m, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0);
+	enl_put_str(&m, CTRL_ATTR_FAMILY_NAME, EDGE_FAMILY_NAME);
+	if (send(nl->fd, &m, m.nlh.nlmsg_len, 0) < 0)
+		return -errno;
+	n = recv(nl->fd, buf, sizeof(buf), 0);
+	if (n < 0)
+		return -errno;
+	h = (void *)buf;
+	if (!NLMSG_OK(h, n))
+		return -EIO;
+	if (h->nlmsg_type == NLMSG_ERROR)
+		return ((struct nlmsgerr *)NLMSG_DATA(h))->error;
+	{
+		struct nlattr *a = (void *)((char *)NLMSG_DATA(h) + GENL_HDRLEN);
+		int len = h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
+
+		while (len >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN) {
+			if (a->nla_type == CTRL_ATTR_FAMILY_ID)
+				nl->family = *(uint16_t *)((char *)a + NLA_HDRLEN);
+			if (a->nla_type == CTRL_ATTR_MCAST_GROUPS) {
+				/* One group: [ [ name, id ] ]. */
+				struct nlattr *g = (void *)((char *)a + NLA_HDRLEN);
+				struct nlattr *x = (void *)((char *)g + NLA_HDRLEN);
+				int gl = g->nla_len - NLA_HDRLEN;
+
+				while (gl >= NLA_HDRLEN && x->nla_len >= NLA_HDRLEN) {
+					if (x->nla_type == CTRL_ATTR_MCAST_GRP_ID)
+						nl->mcgrp = *(uint32_t *)((char *)x + NLA_HDRLEN);
+					gl -= NLA_ALIGN(x->nla_len);
+					x = (void *)((char *)x + NLA_ALIGN(x->nla_len));
+				}
+			}
+			len -= NLA_ALIGN(a->nla_len);
+			a = (void *)((char *)a + NLA_ALIGN(a->nla_len));
+		}
+	}
+	return nl->family ? 0 : -ENOENT;
+}
+
+static inline int enl_open(struct enl *nl)
+{
+	int one = 1;
+
+	memset(nl, 0, sizeof(*nl));
+	nl->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (nl->fd < 0)
+		return -errno;
+	setsockopt(nl->fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	return enl_resolve(nl);
+}
+
+static inline void enl_close(struct enl *nl)
+{
+	close(nl->fd);
+}
+
+static inline int enl_subscribe(struct enl *nl)
+{
+	return setsockopt(nl->fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
+			  &nl->mcgrp, sizeof(nl->mcgrp)) ? -errno : 0;
+}
+
+/* The next notification, or -errno (-EAGAIN after @ms). */
+static inline int enl_next_ntf(struct enl *nl, struct enl_reply *r, int ms)
+{
+	static char buf[16384];
+	static size_t have, off;
+	struct nlmsghdr *h;
+
+	for (;;) {
+		if (off < have) {
+			h = (void *)(buf + off);
+			off += NLMSG_ALIGN(h->nlmsg_len);
+			if (h->nlmsg_type == NLMSG_ERROR) {
+				int e = ((struct nlmsgerr *)NLMSG_DATA(h))->error;
+
+				return e ? e : -EIO;
+			}
+			enl_parse(h, r);
+			return 0;
+		}
+		{
+			struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+			ssize_t n;
+
+			setsockopt(nl->fd, SOL_SOCKET, SO_RCVTIMEO, &tv,
+				   sizeof(tv));
+			n = recv(nl->fd, buf, sizeof(buf), 0);
+			if (n < 0)
+				return errno == EWOULDBLOCK ? -EAGAIN : -errno;
+			have = n;
+			off = 0;
+		}
+	}
+}
+
+/* Common requests. */
+static inline int enl_dev_add(struct enl *nl, int index, const char *preset,
+			      int vt)
+{
+	struct enl_msg m;
+
+	enl_msg(nl, &m, EDGE_CMD_DEV_ADD, 0);
+	if (index >= 0)
+		enl_put_u32(&m, EDGE_A_DEV_INDEX, index);
+	if (preset)
+		enl_put_str(&m, EDGE_A_PRESET, preset);
+	if (vt >= 0)
+		enl_put_u32(&m, EDGE_A_TIME_MODE, vt);
+	return enl_do(nl, &m, NULL, NULL);
+}
+
+static inline int enl_dev_del(struct enl *nl, uint32_t index)
+{
+	struct enl_msg m;
+
+	enl_msg(nl, &m, EDGE_CMD_DEV_DEL, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, index);
+	return enl_do(nl, &m, NULL, NULL);
+}
+
+#endif /* _EDGE_NL_H */

@@ -1,0 +1,65 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# edgectl in the guest: each command's happy path, the kernel's extack
+# message and a non-zero exit on error, monitor and top in batch mode.
+# Its -j output goes to the results channel as "edgectl_json NAME BASE64"
+# lines, which the host parses as JSON (tools/vm/check.sh).
+cd "$(dirname "$0")/.." || exit 1
+ctl=./edgectl
+n=0
+fail=0
+ok() { n=$((n + 1)); echo "ok $n edgectl.$1"; }
+nok() { n=$((n + 1)); echo "not ok $n edgectl.$1"; fail=1; }
+t() { name=$1; shift; if "$@" >/tmp/ctl.out 2>/tmp/ctl.err; then ok "$name"; else nok "$name"; cat /tmp/ctl.err >&2; fi; }
+json() { name=$1; shift; echo "edgectl_json $name $("$ctl" "$@" | base64 | tr -d '\n')"; }
+# Exits non-zero and prints @msg (the kernel's extack text).
+err() {
+	name=$1 msg=$2; shift 2
+	if "$ctl" "$@" >/tmp/ctl.out 2>/tmp/ctl.err; then
+		nok "$name"
+	elif grep -q "$msg" /tmp/ctl.err; then
+		ok "$name"
+	else
+		nok "$name"; cat /tmp/ctl.err >&2
+	fi
+}
+
+echo "TAP version 13"
+echo "1..16"
+rmmod edge_nicsim 2>/dev/null
+rmmod edge 2>/dev/null
+insmod "${EDGE_KO:-/edge/edge.ko}" virtual_time=1 || { echo "Bail out! insmod"; exit 1; }
+t dev_show $ctl dev show
+t dev_add $ctl dev add preset lax real index 5
+t dev_show_one sh -c "$ctl dev show edge5 | grep -q 'preset lax time real'"
+t dev_set $ctl dev set edge5 poll_idle_us 7 cpu 0
+t dev_set_took sh -c "[ \$(cat /sys/class/edge/edge5/poll_idle_us) = 7 ]"
+insmod "${EDGE_NICSIM_KO:-/edge/edge_nicsim.ko}" rate=1000 || nok nicsim
+t ekt_show sh -c "$ctl ekt show dev edge0 | grep -q 'kernel'"
+t stats sh -c "$ctl stats dev edge0 | grep -q submitted"
+t top_batch sh -c "[ \$($ctl top -n 2 dev edge0 | grep -c '^edge0') = 2 ]"
+# monitor: two notifications, then exit.
+( $ctl -j monitor -n 2 >/tmp/mon.json 2>/tmp/mon.err ) &
+mon=$!
+sleep 1
+$ctl dev add index 9 >/dev/null && $ctl dev del edge9
+wait $mon
+t monitor sh -c "grep -q '\"event\":\"dev add\"' /tmp/mon.json && grep -q '\"event\":\"dev del\"' /tmp/mon.json"
+echo "edgectl_json monitor $(base64 </tmp/mon.json | tr -d '\n')"
+json dev_show -j dev show
+json dev_show_stats -j -s dev show
+json dev_show_pretty -j -p -s dev show
+json ekt_show -j ekt show dev edge0
+json stats -j -p stats dev edge0
+t sched_show sh -c "$ctl sched show dev edge0 | grep -q 'queue rr'"
+t sched_set $ctl sched set dev edge0 policy preempt queue lax prema_ns 3000
+t sched_took sh -c "[ \$(cat /sys/class/edge/edge0/sched/queue_policy) = lax ] && [ \$(cat /sys/class/edge/edge0/cp/prema_ns) = 3000 ]"
+json sched_show -j sched show dev edge0
+rmmod edge_nicsim || nok nicsim_unload
+err bad_preset "unknown preset" dev add preset bogus
+err no_device "no such device" dev del edge7
+err range "out of range" dev add index 64
+# EPERM as uid 65534 is edge_netlink_test's (busybox has no setuid tool).
+t dev_del $ctl dev del edge5
+rmmod edge || nok unload
+exit $fail

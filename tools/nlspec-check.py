@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check that a generic netlink spec and its uapi header agree.
+
+    tools/nlspec-check.py SPEC.yaml HEADER.h
+
+Documentation/netlink/specs/*.yaml (the kernel's genetlink format) is the
+source of truth.  Every enum the spec implies -- its definitions, each
+attribute set, the operations (notifications included) -- must appear in
+the header with the same names in the same order and values; the family
+name, version and multicast groups must match their #defines.  Prints a
+TAP line and exits 1 on any drift.
+"""
+import re
+import sys
+
+import yaml
+
+
+def cname(s):
+    return s.upper().replace('-', '_')
+
+
+def expected(spec):
+    """(name, value) lists the spec implies, and the #defines it implies."""
+    enums = []
+    for d in spec.get('definitions', []):
+        if d.get('type') not in ('enum', 'flags'):
+            continue
+        prefix = d.get('name-prefix', spec['name'] + '-' + d['name'] + '-')
+        v = d.get('value-start', 0)
+        items = []
+        for e in d['entries']:
+            n = e if isinstance(e, str) else e['name']
+            items.append((cname(prefix + n), v if d['type'] == 'enum' else 1 << v))
+            v += 1
+        enums.append((d['name'], items))
+    for s in spec['attribute-sets']:
+        prefix = s.get('name-prefix', spec['name'] + '-a-' + s['name'] + '-')
+        items = [(cname(prefix + 'unspec'), 0)]
+        v = 1
+        for a in s['attributes']:
+            v = a.get('value', v)
+            items.append((cname(prefix + a['name']), v))
+            v += 1
+        enums.append((s['name'], items))
+    ops = spec['operations']
+    prefix = ops.get('name-prefix', spec['name'] + '-cmd-')
+    items = [(cname(prefix + 'unspec'), 0)]
+    v = 1
+    for o in ops['list']:
+        v = o.get('value', v)
+        items.append((cname(prefix + o['name']), v))
+        v += 1
+    enums.append(('operations', items))
+    fam = cname(spec['name'])
+    defines = {fam + '_FAMILY_NAME': '"%s"' % spec['name'],
+               fam + '_FAMILY_VERSION': str(spec.get('version', 1))}
+    for g in spec.get('mcast-groups', {}).get('list', []):
+        defines[fam + '_MCGRP_' + cname(g['name'])] = '"%s"' % g['name']
+    return enums, defines
+
+
+def header_enums(text):
+    """Every enum of the header as a list of (name, value)."""
+    text = re.sub(r'/\*.*?\*/', '', text, flags=re.S)
+    out = []
+    for body in re.findall(r'enum\s*\w*\s*\{(.*?)\}', text, flags=re.S):
+        items, v = [], 0
+        for ent in body.split(','):
+            ent = ent.strip()
+            if not ent:
+                continue
+            m = re.match(r'(\w+)\s*(?:=\s*(.+))?$', ent, flags=re.S)
+            if not m:
+                continue
+            name, val = m.group(1), m.group(2)
+            if val is not None:
+                val = val.strip()
+                if not re.fullmatch(r'-?\d+', val):
+                    continue        # FOO_MAX = (__FOO_MAX - 1)
+                v = int(val)
+            if name.startswith('__'):
+                v += 1
+                continue
+            items.append((name, v))
+            v += 1
+        out.append(items)
+    return out
+
+
+def main():
+    spec = yaml.safe_load(open(sys.argv[1]))
+    text = open(sys.argv[2]).read()
+    enums, defines = expected(spec)
+    have = header_enums(text)
+    errors = []
+    for what, items in enums:
+        match = [h for h in have if h and h[0][0] == items[0][0]]
+        if not match:
+            errors.append('%s: no enum starting with %s' % (what, items[0][0]))
+            continue
+        h = match[0]
+        for i in range(max(len(h), len(items))):
+            want = items[i] if i < len(items) else None
+            got = h[i] if i < len(h) else None
+            if want != got:
+                errors.append('%s: spec has %s, header has %s' % (what, want, got))
+                break
+    for name, val in defines.items():
+        m = re.search(r'#define\s+%s\s+(\S+)' % name, text)
+        if not m or m.group(1) != val:
+            errors.append('#define %s %s: header has %s' %
+                          (name, val, m.group(1) if m else 'none'))
+    for e in errors:
+        print('# ' + e)
+    print('%s 1 - nlspec: %s agrees with %s' %
+          ('not ok' if errors else 'ok', sys.argv[2], sys.argv[1]))
+    return 1 if errors else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

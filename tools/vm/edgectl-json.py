@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check that edgectl's -j output from the guest parses as JSON.
+
+    tools/vm/edgectl-json.py RESULTS.tap
+
+Reads the "edgectl_json NAME BASE64" lines tools/selftests/edge/
+edgectl_test.sh wrote to the results channel; prints one TAP line per
+line (a JSON array of objects, each with the fields its command must
+have).  Exits 1 on any failure or when there is no such line.
+"""
+import base64
+import json
+import sys
+
+# The fields each object of a command must have.
+MUST = {
+    'dev_show': {'dev', 'index', 'preset', 'time'},
+    'dev_show_stats': {'dev', 'submitted', 'completed', 'cancelled'},
+    'dev_show_pretty': {'dev', 'submitted'},
+    'ekt_show': {'id', 'pid', 'func', 'ring', 'submitted', 'kernel'},
+    'stats': {'index', 'submitted', 'completed', 'jobs_done'},
+    'monitor': {'event', 'dev'},
+    'sched_show': {'index', 'policy', 'victim', 'queue', 'prema_ns'},
+}
+
+
+def main():
+    lines = [l.split(None, 2) for l in open(sys.argv[1], errors='replace')
+             if l.startswith('edgectl_json ')]
+    print('TAP version 13')
+    print('1..%d' % max(len(lines), 1))
+    if not lines:
+        print('not ok 1 edgectl_json: no edgectl -j output from the guest')
+        return 1
+    bad = 0
+    for i, parts in enumerate(lines, 1):
+        name = parts[1]
+        try:
+            doc = json.loads(base64.b64decode(parts[2] if len(parts) > 2 else ''))
+            if not isinstance(doc, list) or not doc:
+                raise ValueError('not a non-empty array')
+            for o in doc:
+                missing = MUST.get(name, set()) - set(o)
+                if missing:
+                    raise ValueError('missing %s' % sorted(missing))
+            print('ok %d edgectl_json.%s' % (i, name))
+        except (ValueError, TypeError) as e:
+            print('# %s' % e)
+            print('not ok %d edgectl_json.%s' % (i, name))
+            bad = 1
+    return bad
+
+
+if __name__ == '__main__':
+    sys.exit(main())
