@@ -78,6 +78,7 @@ static const struct nla_policy edge_nl_policy[EDGE_A_MAX + 1] = {
 						       &edge_nl_period_range),
 	[EDGE_A_CP_PREMA_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						     &edge_nl_period_range),
+	[EDGE_A_TB_POLICY] = { .type = NLA_NUL_STRING, .len = 15 },
 };
 
 static int edge_nl_put_u64(struct sk_buff *skb, int type, u64 v)
@@ -198,7 +199,9 @@ static int edge_nl_put_sched(struct sk_buff *skb, struct edge_device *ed)
 	    nla_put_u32(skb, EDGE_A_CP_HOST_NS, cp.host_ns) ||
 	    nla_put_u32(skb, EDGE_A_CP_PREDICT_NS, cp.predict_ns) ||
 	    nla_put_u32(skb, EDGE_A_CP_PROFILE_NS, cp.profile_ns) ||
-	    nla_put_u32(skb, EDGE_A_CP_PREMA_NS, cp.prema_ns))
+	    nla_put_u32(skb, EDGE_A_CP_PREMA_NS, cp.prema_ns) ||
+	    nla_put_string(skb, EDGE_A_TB_POLICY,
+			   edge_tb_policy_name(c->tb_policy)))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -691,13 +694,14 @@ static int edge_nl_sched_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr **a = info->attrs;
 	struct edge_simt_cfg cfg, old;
 	struct edge_cp_cfg cp, old_cp;
-	int sched, victim, qpol, ret;
+	int sched, victim, qpol, tbpol, ret;
 
 	if (IS_ERR(ed))
 		return PTR_ERR(ed);
 	sched = edge_nl_name(info, EDGE_A_SCHED_POLICY, edge_sched_find);
 	victim = edge_nl_name(info, EDGE_A_SCHED_VICTIM, edge_victim_find);
 	qpol = edge_nl_name(info, EDGE_A_QUEUE_POLICY, edge_cp_policy_find);
+	tbpol = edge_nl_name(info, EDGE_A_TB_POLICY, edge_tb_policy_find);
 	if (sched == -EINVAL) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_SCHED_POLICY],
 				    "unknown SIMT policy (drain, reserve, preempt)");
@@ -713,6 +717,11 @@ static int edge_nl_sched_set_doit(struct sk_buff *skb, struct genl_info *info)
 				    "unknown queue policy");
 		return -EINVAL;
 	}
+	if (tbpol == -EINVAL) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_TB_POLICY],
+				    "unknown thread-block policy");
+		return -EINVAL;
+	}
 	mutex_lock(&ed->lock);
 	old = ed->model.simt.cfg;
 	cfg = old;
@@ -722,6 +731,8 @@ static int edge_nl_sched_set_doit(struct sk_buff *skb, struct genl_info *info)
 		cfg.sched = sched;
 	if (victim >= 0)
 		cfg.victim = victim;
+	if (tbpol >= 0)
+		cfg.tb_policy = tbpol;
 	edge_nl_u32(a, EDGE_A_SCHED_FLUSH, &cfg.flush);
 	edge_nl_u32(a, EDGE_A_SCHED_RESERVE_PCT, &cfg.reserve_pct);
 	edge_nl_u32(a, EDGE_A_SCHED_DISPATCH_CYCLES, &cfg.dispatch_cycles);

@@ -399,6 +399,7 @@ TEST_F(nl, sched_get_set)
 	enl_put_str(&m, EDGE_A_SCHED_POLICY, "preempt");
 	enl_put_str(&m, EDGE_A_SCHED_VICTIM, "newest");
 	enl_put_str(&m, EDGE_A_QUEUE_POLICY, "lax");
+	enl_put_str(&m, EDGE_A_TB_POLICY, "srtf");
 	enl_put_u32(&m, EDGE_A_CP_PREMA_NS, 2000);
 	enl_put_u32(&m, EDGE_A_SCHED_FLUSH, 5);
 	ASSERT_EQ(0, enl_do(&self->nl, &m, NULL, NULL));
@@ -408,6 +409,8 @@ TEST_F(nl, sched_get_set)
 	EXPECT_STREQ("newest", buf);
 	ASSERT_EQ(0, sched_str("sched/queue_policy", buf, sizeof(buf)));
 	EXPECT_STREQ("lax", buf);
+	ASSERT_EQ(0, sched_str("sched/tb_policy", buf, sizeof(buf)));
+	EXPECT_STREQ("srtf", buf);
 	EXPECT_EQ(2000, edge_sysfs_read(0, "cp/prema_ns"));
 	ASSERT_EQ(0, sched_str("sched/flush", buf, sizeof(buf)));
 	EXPECT_STREQ("boost,loads", buf);
@@ -423,6 +426,14 @@ TEST_F(nl, sched_get_set)
 	enl_put_str(&m, EDGE_A_QUEUE_POLICY, "fifo");
 	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
 	EXPECT_STREQ("unknown queue policy", self->nl.ext);
+	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_str(&m, EDGE_A_SCHED_POLICY, "drain");
+	enl_put_str(&m, EDGE_A_TB_POLICY, "fastest");
+	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
+	EXPECT_STREQ("unknown thread-block policy", self->nl.ext);
+	ASSERT_EQ(0, sched_str("sched/tb_policy", buf, sizeof(buf)));
+	EXPECT_STREQ("srtf", buf);
 	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
 	enl_put_str(&m, EDGE_A_SCHED_POLICY, "fastest");

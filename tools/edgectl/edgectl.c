@@ -99,6 +99,7 @@ static const struct {
 	[EDGE_A_CP_PREDICT_NS] = { "predict_ns", K_U32 },
 	[EDGE_A_CP_PROFILE_NS] = { "profile_ns", K_U32 },
 	[EDGE_A_CP_PREMA_NS] = { "prema_ns", K_U32 },
+	[EDGE_A_TB_POLICY] = { "tb_policy", K_STR },
 };
 
 /* sched set's words: attribute, and whether it takes a name. */
@@ -110,6 +111,7 @@ static const struct {
 	{ "policy", EDGE_A_SCHED_POLICY, true },
 	{ "victim", EDGE_A_SCHED_VICTIM, true },
 	{ "queue", EDGE_A_QUEUE_POLICY, true },
+	{ "tb", EDGE_A_TB_POLICY, true },
 	{ "flush", EDGE_A_SCHED_FLUSH, false },
 	{ "reserve_pct", EDGE_A_SCHED_RESERVE_PCT, false },
 	{ "dispatch_cycles", EDGE_A_SCHED_DISPATCH_CYCLES, false },
