@@ -341,27 +341,27 @@ static ssize_t tb_policy_store(struct device *dev,
 static DEVICE_ATTR_RW(tb_policy);
 
 /* The names each policy knob takes, from the policy tables. */
+static ssize_t names_emit(char *buf, u32 nr, const char *(*name)(u32))
+{
+	int len = 0;
+	u32 i;
+
+	for (i = 0; i < nr; i++)
+		len += sysfs_emit_at(buf, len, "%s%s", i ? " " : "", name(i));
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
 static ssize_t queue_policies_show(struct device *dev,
 				   struct device_attribute *attr, char *buf)
 {
-	int i, len = 0;
-
-	for (i = 0; i < EDGE_POL_NR; i++)
-		len += sysfs_emit_at(buf, len, "%s%s", i ? " " : "",
-				     edge_cp_policy_name(i));
-	return len + sysfs_emit_at(buf, len, "\n");
+	return names_emit(buf, EDGE_POL_NR, edge_cp_policy_name);
 }
 static DEVICE_ATTR_RO(queue_policies);
 
 static ssize_t tb_policies_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
-	int i, len = 0;
-
-	for (i = 0; i < EDGE_TBP_NR; i++)
-		len += sysfs_emit_at(buf, len, "%s%s", i ? " " : "",
-				     edge_tb_policy_name(i));
-	return len + sysfs_emit_at(buf, len, "\n");
+	return names_emit(buf, EDGE_TBP_NR, edge_tb_policy_name);
 }
 static DEVICE_ATTR_RO(tb_policies);
 
