@@ -6,6 +6,12 @@
 #include "fn/func.h"
 #include "limits.h"
 
+#ifndef __KERNEL__
+/* EDGE_TRACE()'s optional watcher in user space (edge_compat.h). */
+void (*edge_trace_hook)(const struct edge_engine *eng, u32 tp, u64 a, u64 b,
+			u64 c);
+#endif
+
 /*
  * A launched event is known to the SIMT model by a cookie: the EKT index,
  * the entry's generation (so a reused index never takes an old event's
@@ -336,7 +342,10 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 			break;
 		if (ent->due)
 			ent->due[seq & (ent->k.ring_entries - 1)] = due;
+		EDGE_TRACE(&m->eng, EDGE_TP_DISPATCH, ent->id, seq, due);
 	}
+	if (i)
+		EDGE_TRACE(&m->eng, EDGE_TP_DOORBELL, ent->id, i, 0);
 	edge_ring_consume(&ent->ring, i);
 	m->poll_head[ent->id] = ent->ring.head;
 	ent->inflight += i;
@@ -417,6 +426,8 @@ static void simt_done(void *ctx, u64 cookie, u32 code)
 				     (void *)edge_ring_param(r, seq),
 				     r->param_size, &res);
 	edge_ring_complete(r, seq, code, res);
+	EDGE_TRACE(&m->eng, EDGE_TP_COMPLETE, (u64)id << 32 | seq, code,
+		   m->eng.now - m->simt.reporting->arrival);
 	if (ent->due && code == EDGE_CQE_DONE &&
 	    m->eng.now > ent->due[seq & (ent->k.ring_entries - 1)]) {
 		ent->late++;
@@ -537,10 +548,12 @@ static void job_done(void *ctx, u64 cookie, u32 state, bool met)
 		m->st.jobs_done++;
 		if (met)
 			m->st.jobs_met++;
+		EDGE_TRACE(&m->eng, EDGE_TP_JOB_DONE, e.id, met, e.latency_ns);
 		break;
 	case EDGE_JOB_REJECTED:
 		e.status = EDGE_CQE_REJECTED;
 		m->st.jobs_rejected++;
+		EDGE_TRACE(&m->eng, EDGE_TP_JOB_REJECT, e.id, 0, 0);
 		break;
 	default:
 		e.status = EDGE_CQE_CANCELLED;
@@ -626,7 +639,12 @@ u32 edge_model_cancel_jobs(struct edge_model *m, void *owner)
 
 int edge_model_set_policy(struct edge_model *m, u32 policy)
 {
-	return edge_cp_set_policy(m->cp, policy);
+	u32 old = m->cp->cfg.policy;
+	int ret = edge_cp_set_policy(m->cp, policy);
+
+	if (!ret)
+		EDGE_TRACE(&m->eng, EDGE_TP_POLICY, policy, old, 0);
+	return ret;
 }
 
 u32 edge_model_policy(const struct edge_model *m)
