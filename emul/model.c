@@ -629,6 +629,28 @@ int edge_model_submit_job(struct edge_model *m, void *owner,
 	return 0;
 }
 
+/*
+ * The CP's record of the job in slot @slot of the model's table (its
+ * state, queue, kernels), or NULL when the slot holds no job.
+ */
+const struct edge_cp_job *edge_model_job_cp(const struct edge_model *m,
+					    u32 slot)
+{
+	const struct edge_model_job *mj = &m->jobs[slot];
+	u64 cookie = JOB_COOKIE(slot, mj->gen);
+	u32 i;
+
+	if (!mj->used)
+		return NULL;
+	for (i = 0; i < EDGE_CP_JOBS; i++) {
+		const struct edge_cp_job *j = &m->cp->jobs[i];
+
+		if (j->state != EDGE_JOB_FREE && j->cookie == cookie)
+			return j;
+	}
+	return NULL;
+}
+
 /* Teardown of @owner's file: each of its jobs ends CANCELLED. */
 u32 edge_model_cancel_jobs(struct edge_model *m, void *owner)
 {
