@@ -636,6 +636,91 @@ static int edge_nl_ekt_get_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
+/* The CP's job states, as the uapi names those of a job not ended. */
+static const u8 edge_nl_job_states[] = {
+	[EDGE_JOB_QUEUED] = EDGE_NL_JOB_QUEUED,
+	[EDGE_JOB_PARSE] = EDGE_NL_JOB_PARSE,
+	[EDGE_JOB_HELD] = EDGE_NL_JOB_HELD,
+	[EDGE_JOB_READY] = EDGE_NL_JOB_READY,
+	[EDGE_JOB_RUNNING] = EDGE_NL_JOB_RUNNING,
+};
+
+static int edge_nl_put_job(struct sk_buff *skb, struct edge_device *ed,
+			   const struct edge_model_job *mj,
+			   const struct edge_cp_job *j)
+{
+	const struct edge_owner *o = mj->owner;
+
+	if (nla_put_u32(skb, EDGE_A_DEV_INDEX, ed->index) ||
+	    edge_nl_put_u64(skb, EDGE_A_JOB_ID, mj->id) ||
+	    nla_put_u32(skb, EDGE_A_JOB_OWNER_PID, o ? o->pid : 0) ||
+	    nla_put_u32(skb, EDGE_A_JOB_QUEUE, j->queue) ||
+	    nla_put_u32(skb, EDGE_A_JOB_STATE,
+			edge_nl_job_states[j->state]) ||
+	    edge_nl_put_u64(skb, EDGE_A_JOB_DEADLINE_NS, j->deadline) ||
+	    edge_nl_put_u64(skb, EDGE_A_JOB_AGE_NS,
+			    edge_model_now(&ed->model) - mj->submitted) ||
+	    nla_put_u32(skb, EDGE_A_JOB_KERNELS, j->nr_kern) ||
+	    nla_put_u32(skb, EDGE_A_JOB_LAUNCHED, j->next))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * One message per job not yet ended, from the model's slot in
+ * cb->args[0] on: the dump keeps its cursor as the EKT dump does.
+ */
+static int edge_nl_job_get_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
+	struct nlattr *ia = di->attrs[EDGE_A_DEV_INDEX];
+	struct edge_device *ed;
+	u32 slot;
+	int ret = 0;
+
+	if (!ia) {
+		NL_SET_ERR_MSG(cb->extack, "dev-index is required");
+		return -EINVAL;
+	}
+	mutex_lock(&edge_devs_lock);
+	ed = edge_dev_at_locked(nla_get_u32(ia));
+	if (!ed) {
+		mutex_unlock(&edge_devs_lock);
+		NL_SET_ERR_MSG_ATTR(cb->extack, ia, "no such device");
+		return -ENODEV;
+	}
+	mutex_lock(&ed->lock);
+	for (slot = cb->args[0]; slot < EDGE_CP_JOBS; slot++) {
+		const struct edge_cp_job *j = edge_model_job_cp(&ed->model,
+								slot);
+		void *hdr;
+
+		if (!j || j->state >= ARRAY_SIZE(edge_nl_job_states) ||
+		    j->state == EDGE_JOB_FREE)
+			continue;
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &edge_nl_family,
+				  NLM_F_MULTI, EDGE_CMD_JOB_GET);
+		if (!hdr) {
+			ret = -EMSGSIZE;
+			break;
+		}
+		ret = edge_nl_put_job(skb, ed, &ed->model.jobs[slot], j);
+		if (ret) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	mutex_unlock(&ed->lock);
+	mutex_unlock(&edge_devs_lock);
+	cb->args[0] = slot;
+	if (ret && !skb->len)
+		return ret;
+	return skb->len;
+}
+
 static int edge_nl_sched_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct edge_device *ed = edge_nl_dev(info);
@@ -805,6 +890,10 @@ static const struct genl_ops edge_nl_ops[] = {
 	{
 		.cmd = EDGE_CMD_SCHED_GET,
 		.doit = edge_nl_sched_get_doit,
+	},
+	{
+		.cmd = EDGE_CMD_JOB_GET,
+		.dumpit = edge_nl_job_get_dumpit,
 	},
 	{
 		.cmd = EDGE_CMD_SCHED_SET,

@@ -64,6 +64,19 @@ static inline u64 edge_div64_64(u64 a, u64 b)
 #define edge_fls64(x)			fls64(x)
 #define edge_write_once(x, v)		WRITE_ONCE(x, v)
 
+/*
+ * The model's trace points (trace_points.h): tracepoints of edge.ko,
+ * drv/edge_trace.c.  @eng names the device: its model's engine.
+ */
+struct edge_engine;
+#ifdef EDGE_NO_TRACEPOINTS
+static inline void edge_trace(const struct edge_engine *eng, u32 tp, u64 a,
+			      u64 b, u64 c) {}
+#else
+void edge_trace(const struct edge_engine *eng, u32 tp, u64 a, u64 b, u64 c);
+#endif
+#define EDGE_TRACE(eng, tp, a, b, c)	edge_trace(eng, tp, a, b, c)
+
 #else /* user space */
 
 #include <linux/types.h>
@@ -110,6 +123,15 @@ static inline u64 edge_div64_64(u64 a, u64 b)
 #define edge_ffs64(x)			((u32)__builtin_ctzll(x))
 #define edge_fls64(x)			((x) ? 64 - (u32)__builtin_clzll(x) : 0)
 
+/* A user of the model (edge-sim) may watch its trace points (model.c). */
+struct edge_engine;
+extern void (*edge_trace_hook)(const struct edge_engine *eng, u32 tp,
+			       u64 a, u64 b, u64 c);
+#define EDGE_TRACE(eng, tp, a, b, c) do {				\
+	if (edge_trace_hook)						\
+		edge_trace_hook(eng, tp, a, b, c);			\
+} while (0)
+
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
@@ -119,5 +141,7 @@ static inline u64 edge_div64_64(u64 a, u64 b)
 #endif
 
 #endif /* __KERNEL__ */
+
+#include "trace_points.h"
 
 #endif /* _EDGE_COMPAT_H */

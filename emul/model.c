@@ -6,6 +6,12 @@
 #include "fn/func.h"
 #include "limits.h"
 
+#ifndef __KERNEL__
+/* EDGE_TRACE()'s optional watcher in user space (edge_compat.h). */
+void (*edge_trace_hook)(const struct edge_engine *eng, u32 tp, u64 a, u64 b,
+			u64 c);
+#endif
+
 /*
  * A launched event is known to the SIMT model by a cookie: the EKT index,
  * the entry's generation (so a reused index never takes an old event's
@@ -336,7 +342,10 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 			break;
 		if (ent->due)
 			ent->due[seq & (ent->k.ring_entries - 1)] = due;
+		EDGE_TRACE(&m->eng, EDGE_TP_DISPATCH, ent->id, seq, due);
 	}
+	if (i)
+		EDGE_TRACE(&m->eng, EDGE_TP_DOORBELL, ent->id, i, 0);
 	edge_ring_consume(&ent->ring, i);
 	m->poll_head[ent->id] = ent->ring.head;
 	ent->inflight += i;
@@ -417,6 +426,8 @@ static void simt_done(void *ctx, u64 cookie, u32 code)
 				     (void *)edge_ring_param(r, seq),
 				     r->param_size, &res);
 	edge_ring_complete(r, seq, code, res);
+	EDGE_TRACE(&m->eng, EDGE_TP_COMPLETE, (u64)id << 32 | seq, code,
+		   m->eng.now - m->simt.reporting->arrival);
 	if (ent->due && code == EDGE_CQE_DONE &&
 	    m->eng.now > ent->due[seq & (ent->k.ring_entries - 1)]) {
 		ent->late++;
@@ -537,10 +548,12 @@ static void job_done(void *ctx, u64 cookie, u32 state, bool met)
 		m->st.jobs_done++;
 		if (met)
 			m->st.jobs_met++;
+		EDGE_TRACE(&m->eng, EDGE_TP_JOB_DONE, e.id, met, e.latency_ns);
 		break;
 	case EDGE_JOB_REJECTED:
 		e.status = EDGE_CQE_REJECTED;
 		m->st.jobs_rejected++;
+		EDGE_TRACE(&m->eng, EDGE_TP_JOB_REJECT, e.id, 0, 0);
 		break;
 	default:
 		e.status = EDGE_CQE_CANCELLED;
@@ -616,6 +629,28 @@ int edge_model_submit_job(struct edge_model *m, void *owner,
 	return 0;
 }
 
+/*
+ * The CP's record of the job in slot @slot of the model's table (its
+ * state, queue, kernels), or NULL when the slot holds no job.
+ */
+const struct edge_cp_job *edge_model_job_cp(const struct edge_model *m,
+					    u32 slot)
+{
+	const struct edge_model_job *mj = &m->jobs[slot];
+	u64 cookie = JOB_COOKIE(slot, mj->gen);
+	u32 i;
+
+	if (!mj->used)
+		return NULL;
+	for (i = 0; i < EDGE_CP_JOBS; i++) {
+		const struct edge_cp_job *j = &m->cp->jobs[i];
+
+		if (j->state != EDGE_JOB_FREE && j->cookie == cookie)
+			return j;
+	}
+	return NULL;
+}
+
 /* Teardown of @owner's file: each of its jobs ends CANCELLED. */
 u32 edge_model_cancel_jobs(struct edge_model *m, void *owner)
 {
@@ -626,7 +661,12 @@ u32 edge_model_cancel_jobs(struct edge_model *m, void *owner)
 
 int edge_model_set_policy(struct edge_model *m, u32 policy)
 {
-	return edge_cp_set_policy(m->cp, policy);
+	u32 old = m->cp->cfg.policy;
+	int ret = edge_cp_set_policy(m->cp, policy);
+
+	if (!ret)
+		EDGE_TRACE(&m->eng, EDGE_TP_POLICY, policy, old, 0);
+	return ret;
 }
 
 u32 edge_model_policy(const struct edge_model *m)

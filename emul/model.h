@@ -132,6 +132,8 @@ u32 edge_model_cancel_jobs(struct edge_model *m, void *owner);
 int edge_model_set_policy(struct edge_model *m, u32 policy);
 u32 edge_model_policy(const struct edge_model *m);
 struct edge_cp_cfg edge_model_cp_cfg(const struct edge_model *m);
+const struct edge_cp_job *edge_model_job_cp(const struct edge_model *m,
+					    u32 slot);
 int edge_model_set_cp_timing(struct edge_model *m, const struct edge_cp_cfg *cfg);
 
 #endif /* _EDGE_MODEL_H */

@@ -355,6 +355,7 @@ void edge_cp_admit(struct edge_cp *cp, struct edge_cp_job *j, u64 rank)
 	j->state = EDGE_JOB_READY;
 	j->admitted = cp->eng->now;
 	j->rank = rank;
+	EDGE_TRACE(cp->eng, EDGE_TP_JOB_ADMIT, j->idx, j->queue, rank);
 	cp_request(cp, j, ACT_LAUNCH, host_ns(cp));
 }
 

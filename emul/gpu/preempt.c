@@ -502,6 +502,9 @@ static bool place_preempt(struct edge_simt *s, struct edge_kinst *ki)
 		tb->end += edge_simt_cyc2ns(s, delay);
 
 		s->st.preemptions++;
+		EDGE_TRACE(s->eng, EDGE_TP_PREEMPT,
+			   (u64)EDGE_TP_PREEMPT_EWARP << 32 | core, tb->idx,
+			   v.flush);
 		edge_lat_add(&s->st.preempt, EDGE_SELECT_CYCLES + v.flush +
 			     ew->ctx_cycles);
 		for (k = 0; k < EDGE_STALL_NR; k++) {

@@ -375,6 +375,7 @@ static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
 	}
 	ki->tbs_running++;
 	s->st.tbs_dispatched++;
+	EDGE_TRACE(s->eng, EDGE_TP_TB_PLACE, ki->cookie, core, tb->idx);
 	if (s->tbp->tb_start)
 		s->tbp->tb_start(s, tb);
 }

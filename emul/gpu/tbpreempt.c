@@ -65,6 +65,8 @@ int edge_simt_preempt_tb(struct edge_simt *s, struct edge_tb *tb)
 	edge_engine_remove_obj(s->eng, EDGE_EV_TB_DONE, tb->idx);
 	edge_simt_tb_reschedule(s, tb);
 	s->st.tb_preemptions++;
+	EDGE_TRACE(s->eng, EDGE_TP_PREEMPT,
+		   (u64)EDGE_TP_PREEMPT_TB << 32 | tb->core, tb->idx, cycles);
 	s->st.tb_ctx_cycles += cycles;
 	return 0;
 }

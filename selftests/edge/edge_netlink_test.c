@@ -326,6 +326,113 @@ TEST_F(nl, ekt_dump_whole_and_once)
 	close(fd);
 }
 
+struct jobs_seen {
+	int n;
+	int seen[EDGE_NL_MAX_SEEN + 1];
+	int other;
+	struct enl_reply last;
+};
+
+static void count_job(const struct enl_reply *r, void *arg)
+{
+	struct jobs_seen *j = arg;
+	uint64_t id = enl_u64(r, EDGE_A_JOB_ID);
+
+	if (id && id <= EDGE_NL_MAX_SEEN && !enl_u32(r, EDGE_A_DEV_INDEX))
+		j->seen[id]++;
+	else
+		j->other++;
+	j->n++;
+	j->last = *r;
+}
+
+/*
+ * The job table: 64 jobs held at one model instant come back through a
+ * small buffer in several reads, each once, with what was submitted;
+ * once they ended the table is empty.
+ */
+TEST_F(nl, job_dump_whole_and_once)
+{
+	struct edge_register reg;
+	struct edge_reap_jobs rj;
+	struct edge_job_cqe c[64];
+	struct jobs_seen js;
+	struct enl_msg m;
+	struct enl small;
+	uint32_t kern[2];
+	int fd, i, chunks = 0, got = 0;
+	uint64_t end;
+
+	fd = open(EDGE_DEV0, O_RDWR);
+	ASSERT_LE(0, fd);
+	edge_register_init(&reg, EDGE_FN_NOP, 8, 4, 700);
+	reg.grid_x = 4;
+	reg.block_x = 64;
+	ASSERT_EQ(0, edge_ioc(fd, EDGE_IOC_REGISTER_EVENT, &reg));
+	kern[0] = reg.id;
+	kern[1] = reg.id;
+	ASSERT_EQ(0, edge_sysfs_write(0, "sched/vt_hold", "1"));
+	for (i = 0; i < 64; i++) {
+		struct edge_job j = {
+			.size = sizeof(j),
+			.queue = i % 8,
+			.nr_kernels = 2,
+			.deadline_ns = 1000000 + i,
+			.kernels = (uintptr_t)kern,
+		};
+
+		ASSERT_EQ(0, edge_ioc(fd, EDGE_IOC_SUBMIT_JOB, &j));
+		ASSERT_EQ(i + 1, j.id);
+	}
+	ASSERT_EQ(0, enl_open(&small));
+	memset(&js, 0, sizeof(js));
+	enl_msg(&small, &m, EDGE_CMD_JOB_GET, NLM_F_DUMP);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	ASSERT_EQ(0, enl_xfer(&small, &m, count_job, &js, 4096, &chunks));
+	enl_close(&small);
+	EXPECT_EQ(64, js.n);
+	EXPECT_EQ(0, js.other);
+	for (i = 1; i <= 64; i++)
+		EXPECT_EQ(1, js.seen[i]) TH_LOG("job %d", i);
+	TH_LOG("64 jobs in %d reads", chunks);
+	EXPECT_LT(2, chunks);
+	EXPECT_EQ((uint32_t)getpid(), enl_u32(&js.last, EDGE_A_JOB_OWNER_PID));
+	EXPECT_EQ(2, enl_u32(&js.last, EDGE_A_JOB_KERNELS));
+	EXPECT_EQ(0, enl_u32(&js.last, EDGE_A_JOB_LAUNCHED));
+	EXPECT_GE(EDGE_NL_JOB_PARSE, enl_u32(&js.last, EDGE_A_JOB_STATE));
+	EXPECT_EQ(1000000 + enl_u64(&js.last, EDGE_A_JOB_ID) - 1,
+		  enl_u64(&js.last, EDGE_A_JOB_DEADLINE_NS));
+	EXPECT_EQ((enl_u64(&js.last, EDGE_A_JOB_ID) - 1) % 8,
+		  enl_u32(&js.last, EDGE_A_JOB_QUEUE));
+
+	/* Time on: every job ends and leaves the table. */
+	ASSERT_EQ(0, edge_sysfs_write(0, "sched/vt_hold", "0"));
+	end = now_ns() + 10000000000ULL;
+	while (got < 64 && now_ns() < end) {
+		memset(&rj, 0, sizeof(rj));
+		rj.size = sizeof(rj);
+		rj.nr = 64;
+		rj.cqes = (uintptr_t)c;
+		ASSERT_EQ(0, edge_ioc(fd, EDGE_IOC_REAP_JOBS, &rj));
+		got += rj.nr;
+		if (!rj.nr)
+			sleep_ms(2);
+	}
+	EXPECT_EQ(64, got);
+	memset(&js, 0, sizeof(js));
+	enl_msg(&self->nl, &m, EDGE_CMD_JOB_GET, NLM_F_DUMP);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	EXPECT_EQ(0, enl_do(&self->nl, &m, count_job, &js));
+	EXPECT_EQ(0, js.n);
+	/* Errors: no device, no index. */
+	enl_msg(&self->nl, &m, EDGE_CMD_JOB_GET, NLM_F_DUMP);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 9);
+	EXPECT_EQ(-ENODEV, enl_do(&self->nl, &m, NULL, NULL));
+	enl_msg(&self->nl, &m, EDGE_CMD_JOB_GET, NLM_F_DUMP);
+	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
+	close(fd);
+}
+
 TEST_F(nl, stats_match_sysfs)
 {
 	static const struct { int attr; const char *name; } st[] = {

@@ -25,7 +25,7 @@ err() {
 }
 
 echo "TAP version 13"
-echo "1..16"
+echo "1..18"
 rmmod edge_nicsim 2>/dev/null
 rmmod edge 2>/dev/null
 insmod "${EDGE_KO:-/edge/edge.ko}" virtual_time=1 || { echo "Bail out! insmod"; exit 1; }
@@ -51,6 +51,10 @@ json dev_show_stats -j -s dev show
 json dev_show_pretty -j -p -s dev show
 json ekt_show -j ekt show dev edge0
 json stats -j -p stats dev edge0
+# The job table: empty here (edge_netlink_test fills it); no -j line,
+# as edgectl-json.py wants a non-empty array.
+t job_show_empty sh -c "$ctl job show dev edge0 >/tmp/jobs.out && [ ! -s /tmp/jobs.out ]"
+err job_no_device "no such device" job show dev edge7
 t sched_show sh -c "$ctl sched show dev edge0 | grep -q 'queue rr'"
 t sched_set $ctl sched set dev edge0 policy preempt queue lax prema_ns 3000
 t sched_took sh -c "[ \$(cat /sys/class/edge/edge0/sched/queue_policy) = lax ] && [ \$(cat /sys/class/edge/edge0/cp/prema_ns) = 3000 ]"

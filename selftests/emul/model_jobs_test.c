@@ -592,4 +592,77 @@ TEST(jobs_random_ops)
 	EXPECT_NO_LEAKS();
 }
 
+/*
+ * The model's trace points through the user-space hook (EDGE_TRACE()):
+ * each names the model's engine, and their counts equal the model's own
+ * counters, as the kernel's tracepoints do against sysfs
+ * (selftests/edge/edge_trace_test.c).
+ */
+static u64 tp_count[EDGE_TP_NR], tp_sum[EDGE_TP_NR];
+static const struct edge_engine *tp_eng;
+static u32 tp_wrong_eng;
+
+static void count_tp(const struct edge_engine *eng, u32 tp, u64 a, u64 b,
+		     u64 c)
+{
+	(void)a;
+	(void)c;
+	if (eng != tp_eng || tp >= EDGE_TP_NR) {
+		tp_wrong_eng++;
+		return;
+	}
+	tp_count[tp]++;
+	/* The doorbell's events, a job met, a completion's status. */
+	tp_sum[tp] += b;
+}
+
+TEST(jobs_trace_hook_counts)
+{
+	struct edge_model m;
+	u32 a, e, i;
+	u16 kern[2];
+	u64 id;
+
+	jm_init(_metadata, &m);
+	memset(tp_count, 0, sizeof(tp_count));
+	memset(tp_sum, 0, sizeof(tp_sum));
+	tp_wrong_eng = 0;
+	tp_eng = &m.eng;
+	edge_trace_hook = count_tp;
+	ASSERT_EQ(0, edge_model_set_policy(&m, edge_cp_policy_find("lax")));
+	a = jm_reg(_metadata, &m, &owner_a, 256, 256, 10000);
+	e = jm_reg(_metadata, &m, &owner_a, 1, 32, 2000);
+	ASSERT_GT(NIDS, a);
+	ASSERT_GT(NIDS, e);
+	kern[0] = a;
+	kern[1] = a;
+	ASSERT_EQ(0, jm_submit(&m, &owner_a, 0, 1000000000, kern, 2, 0, &id));
+	run_all(&m);
+	for (i = 0; i < 100; i++)
+		ASSERT_EQ(0, jm_submit(&m, &owner_a, i % EDGE_CP_QUEUES, 200000,
+				       kern, 2, i, &id));
+	db_page[e] = 3;
+	EXPECT_EQ(3U, edge_model_poll(&m));
+	run_all(&m);
+	edge_trace_hook = NULL;
+
+	EXPECT_EQ(0U, tp_wrong_eng);
+	EXPECT_EQ(1ULL, tp_count[EDGE_TP_POLICY]);
+	EXPECT_EQ(1ULL, tp_count[EDGE_TP_DOORBELL]);
+	EXPECT_EQ(m.st.submitted, tp_sum[EDGE_TP_DOORBELL]);
+	EXPECT_EQ(m.st.submitted, tp_count[EDGE_TP_DISPATCH]);
+	EXPECT_EQ(m.st.completed + m.st.errors, tp_count[EDGE_TP_COMPLETE]);
+	EXPECT_EQ(m.simt.st.tbs_dispatched, tp_count[EDGE_TP_TB_PLACE]);
+	EXPECT_EQ(m.simt.st.preemptions + m.simt.st.tb_preemptions,
+		  tp_count[EDGE_TP_PREEMPT]);
+	EXPECT_GT(m.st.jobs_rejected, 50ULL);
+	EXPECT_EQ(m.st.jobs_rejected, tp_count[EDGE_TP_JOB_REJECT]);
+	EXPECT_EQ(m.st.jobs_done, tp_count[EDGE_TP_JOB_DONE]);
+	EXPECT_EQ(m.st.jobs_met, tp_sum[EDGE_TP_JOB_DONE]);
+	EXPECT_EQ(m.st.jobs_done, tp_count[EDGE_TP_JOB_ADMIT]);
+	expect_job_accounting(_metadata, &m);
+	jm_fini(&m);
+	EXPECT_NO_LEAKS();
+}
+
 TEST_HARNESS_MAIN

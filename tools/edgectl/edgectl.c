@@ -8,6 +8,7 @@
  *   edgectl dev del [dev] edgeN
  *   edgectl dev set [dev] edgeN [poll_idle_us N] [time_scale_pct N] [cpu N]
  *   edgectl [-j [-p]] ekt show dev edgeN
+ *   edgectl [-j [-p]] job show dev edgeN
  *   edgectl [-j [-p]] stats [show] dev edgeN
  *   edgectl [-j [-p]] sched show dev edgeN
  *   edgectl sched set dev edgeN [policy P] [victim V] [queue Q] [KNOB N]...
@@ -100,6 +101,14 @@ static const struct {
 	[EDGE_A_CP_PROFILE_NS] = { "profile_ns", K_U32 },
 	[EDGE_A_CP_PREMA_NS] = { "prema_ns", K_U32 },
 	[EDGE_A_TB_POLICY] = { "tb_policy", K_STR },
+	[EDGE_A_JOB_ID] = { "job", K_U64 },
+	[EDGE_A_JOB_OWNER_PID] = { "pid", K_U32 },
+	[EDGE_A_JOB_QUEUE] = { "queue", K_U32 },
+	[EDGE_A_JOB_STATE] = { "state", K_U32 },
+	[EDGE_A_JOB_DEADLINE_NS] = { "deadline_ns", K_U64 },
+	[EDGE_A_JOB_AGE_NS] = { "age_ns", K_U64 },
+	[EDGE_A_JOB_KERNELS] = { "kernels", K_U32 },
+	[EDGE_A_JOB_LAUNCHED] = { "launched", K_U32 },
 };
 
 /* sched set's words: attribute, and whether it takes a name. */
@@ -165,6 +174,7 @@ static void usage(void)
 	      "  dev del [dev] edgeN\n"
 	      "  dev set [dev] edgeN [poll_idle_us N] [time_scale_pct N] [cpu N]\n"
 	      "  ekt show dev edgeN\n"
+	      "  job show dev edgeN\n"
 	      "  stats [show] dev edgeN\n"
 	      "  sched show dev edgeN\n"
 	      "  sched set dev edgeN [policy drain|reserve|preempt] [victim V]\n"
@@ -312,10 +322,35 @@ static int error_cb(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 	return NL_STOP;
 }
 
-/* A do's ack (a reply comes before it) or a dump's NLMSG_DONE. */
+/*
+ * A do's ack (a reply comes before it) or a dump's NLMSG_DONE.  A dump
+ * that failed says so here, not in an NLMSG_ERROR: the errno is the
+ * DONE's payload, the extack attributes follow it.
+ */
 static int end_cb(struct nl_msg *msg, void *arg)
 {
-	((struct ctx *)arg)->done = true;
+	struct nlmsghdr *h = nlmsg_hdr(msg);
+	struct ctx *c = arg;
+	struct nlattr *a;
+	int len, err;
+
+	c->done = true;
+	if (h->nlmsg_type != NLMSG_DONE ||
+	    h->nlmsg_len < NLMSG_HDRLEN + sizeof(int))
+		return NL_STOP;
+	memcpy(&err, nlmsg_data(h), sizeof(err));
+	if (err >= 0)
+		return NL_STOP;
+	c->err = err;
+	c->msg[0] = 0;
+	if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
+		return NL_STOP;
+	a = (struct nlattr *)((char *)nlmsg_data(h) + NLMSG_ALIGN(sizeof(int)));
+	len = (char *)h + h->nlmsg_len - (char *)a;
+	for (; nla_ok(a, len); a = nla_next(a, &len))
+		if (nla_type(a) == NLMSGERR_ATTR_MSG)
+			snprintf(c->msg, sizeof(c->msg), "%s",
+				 (char *)nla_data(a));
 	return NL_STOP;
 }
 
@@ -594,6 +629,24 @@ static int cmd_ekt(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
+/* The job table: jobs not yet ended (EDGE_NL_JOB_* states). */
+static int cmd_job(struct ctx *c, int argc, char **argv)
+{
+	struct nl_msg *m;
+
+	if (argc && !strcmp(argv[0], "show")) {
+		argc--;
+		argv++;
+	}
+	m = req(c, EDGE_CMD_JOB_GET, NLM_F_DUMP);
+	nla_put_u32(m, EDGE_A_DEV_INDEX, dev_arg(&argc, &argv));
+	c->each = show_each;
+	json_begin();
+	xfer(c, m);
+	json_end();
+	return 0;
+}
+
 static int cmd_stats(struct ctx *c, int argc, char **argv)
 {
 	struct nl_msg *m;
@@ -821,6 +874,8 @@ int main(int argc, char **argv)
 		return cmd_ekt(&c, argc - 1, argv + 1);
 	if (!strcmp(argv[0], "stats"))
 		return cmd_stats(&c, argc - 1, argv + 1);
+	if (!strcmp(argv[0], "job"))
+		return cmd_job(&c, argc - 1, argv + 1);
 	if (!strcmp(argv[0], "sched"))
 		return cmd_sched(&c, argc - 1, argv + 1);
 	if (!strcmp(argv[0], "monitor") || !strcmp(argv[0], "top")) {

@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tracepoints of edge.ko (drv/edge_trace.h), enabled through tracefs:
+ * a run with events, warp-level preemptions, TB kernels and a burst of
+ * jobs that LAX partly rejects, and the number of each trace event equal
+ * to the module's own counters in sysfs.  Virtual time, so the run is
+ * the same at every boot.  SKIPs when the kernel has no tracefs, or
+ * edge.ko was built without its tracepoints (the debug kernel's build).
+ */
+#include "kselftest_harness.h"
+#include "edge_selftest.h"
+#include <sys/mount.h>
+
+#define BG_TBS		(16 * 8)	/* 8 TBs of 256 threads fill a core */
+#define NR_EVENTS	16
+#define NR_JOBS		100
+
+static char tdir[64];
+
+static int sched_write(const char *attr, const char *val)
+{
+	return edge_sysfs_write(0, attr, val);
+}
+
+static long long stat_value(const char *buf, const char *name)
+{
+	char key[64];
+	const char *p;
+
+	snprintf(key, sizeof(key), "%s=", name);
+	for (p = buf; (p = strstr(p, key)); p++)
+		if (p == buf || p[-1] == ' ' || p[-1] == '\n')
+			return strtoll(p + strlen(key), NULL, 0);
+	return -1;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* tracefs, mounted if it is not; false when the kernel has none. */
+static bool find_tracefs(void)
+{
+	if (is_dir("/sys/kernel/tracing/events") ||
+	    (is_dir("/sys/kernel/tracing") &&
+	     !mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) &&
+	     is_dir("/sys/kernel/tracing/events"))) {
+		strcpy(tdir, "/sys/kernel/tracing");
+		return true;
+	}
+	if (is_dir("/sys/kernel/debug/tracing/events") ||
+	    (is_dir("/sys/kernel/debug") &&
+	     !mount("nodev", "/sys/kernel/debug", "debugfs", 0, NULL) &&
+	     is_dir("/sys/kernel/debug/tracing/events"))) {
+		strcpy(tdir, "/sys/kernel/debug/tracing");
+		return true;
+	}
+	return false;
+}
+
+/* Write @val to the tracefs file @name: 0 or -errno. */
+static int tfs_write(const char *name, const char *val)
+{
+	char path[160];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", tdir, name);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+struct counts {
+	long long doorbell, doorbell_n, dispatch, complete, complete_done;
+	long long tb_place, preempt, preempt_ewarp, preempt_tb;
+	long long admit, reject, done, met, policy, other_dev, lines;
+};
+
+/* Count the edge events in the trace buffer. */
+static int count_trace(struct counts *c)
+{
+	char path[160], line[512];
+	FILE *f;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(path, sizeof(path), "%s/trace", tdir);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, ": edge_");
+		const char *a;
+
+		if (line[0] == '#' || !p)
+			continue;
+		c->lines++;
+		a = strstr(p, "dev=");
+		if (!a || strncmp(a, "dev=0 ", 6))
+			c->other_dev++;
+		if (!strncmp(p, ": edge_doorbell:", 16)) {
+			c->doorbell++;
+			c->doorbell_n += stat_value(p, "n");
+		} else if (!strncmp(p, ": edge_event_dispatch:", 22)) {
+			c->dispatch++;
+		} else if (!strncmp(p, ": edge_event_complete:", 22)) {
+			c->complete++;
+			c->complete_done += stat_value(p, "status") ==
+					    EDGE_CQE_DONE;
+		} else if (!strncmp(p, ": edge_tb_place:", 16)) {
+			c->tb_place++;
+		} else if (!strncmp(p, ": edge_preempt:", 15)) {
+			c->preempt++;
+			c->preempt_ewarp += !!strstr(p, "reason=ewarp ");
+			c->preempt_tb += !!strstr(p, "reason=tb ");
+		} else if (!strncmp(p, ": edge_job_admit:", 17)) {
+			c->admit++;
+		} else if (!strncmp(p, ": edge_job_reject:", 18)) {
+			c->reject++;
+		} else if (!strncmp(p, ": edge_job_done:", 16)) {
+			c->done++;
+			c->met += !!strstr(p, " met ");
+		} else if (!strncmp(p, ": edge_policy:", 14)) {
+			c->policy++;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Loads, stalls and barriers enough that a flush is not free. */
+static void background(struct edge_register *r)
+{
+	edge_register_init(r, EDGE_FN_NOP, 8, 2, 40000);
+	r->grid_x = BG_TBS;
+	r->block_x = 256;
+	r->regs_per_thread = 32;
+	r->ws.p_load = 700;
+	r->ws.load_cycles = 1500;
+}
+
+static void wait_dispatched(struct __test_metadata *_metadata,
+			    struct edge_queue *q, uint32_t n)
+{
+	uint64_t end = now_ns() + 5000000000ULL;
+
+	while (edge_queue_dispatched(q) != n) {
+		ASSERT_LT(now_ns(), end);
+		sleep_ms(1);
+	}
+}
+
+static void wait_placed(struct __test_metadata *_metadata)
+{
+	uint64_t end = now_ns() + 5000000000ULL;
+	char buf[2048];
+
+	for (;;) {
+		ASSERT_EQ(0, edge_sysfs_str(0, "sched/stats", buf, sizeof(buf)));
+		if (stat_value(buf, "tbs_dispatched") > 0)
+			return;
+		ASSERT_LT(now_ns(), end);
+		sleep_ms(1);
+	}
+}
+
+/* Events on a full GPU, preempting with event warps (edge_simt_test). */
+static void run_events(struct __test_metadata *_metadata, struct edge_dev *d)
+{
+	struct edge_register bg_reg, ev_reg;
+	struct edge_queue bg, ev;
+	struct edge_cqe cqe;
+	unsigned int i;
+
+	ASSERT_EQ(0, sched_write("sched/seed", "7"));
+	ASSERT_EQ(0, sched_write("sched/policy", "preempt"));
+	ASSERT_EQ(0, sched_write("sched/vt_hold", "1"));
+	background(&bg_reg);
+	ASSERT_EQ(0, edge_queue_create(d, &bg_reg, &bg));
+	edge_register_init(&ev_reg, EDGE_FN_ECHO, 8, NR_EVENTS, 2300);
+	ev_reg.regs_per_thread = 16;
+	ev_reg.priority = 10;
+	ASSERT_EQ(0, edge_queue_create(d, &ev_reg, &ev));
+	*(uint32_t *)edge_queue_param(&bg) = 0;
+	edge_queue_submit(&bg, 1);
+	wait_dispatched(_metadata, &bg, 1);
+	wait_placed(_metadata);
+	for (i = 0; i < NR_EVENTS; i++)
+		*(uint32_t *)edge_queue_param_ahead(&ev, i) = i;
+	edge_queue_submit(&ev, NR_EVENTS);
+	wait_dispatched(_metadata, &ev, NR_EVENTS);
+	ASSERT_EQ(0, sched_write("sched/vt_hold", "0"));
+	for (i = 0; i < NR_EVENTS; i++) {
+		ASSERT_EQ(0, edge_queue_wait(&ev, &cqe, 10000));
+		EXPECT_EQ(EDGE_CQE_DONE, EDGE_CQE_CODE(cqe.status));
+		edge_queue_cqe_seen(&ev);
+	}
+	ASSERT_EQ(0, edge_queue_wait(&bg, &cqe, 10000));
+	edge_queue_cqe_seen(&bg);
+	ASSERT_EQ(0, edge_queue_destroy(&ev));
+	ASSERT_EQ(0, edge_queue_destroy(&bg));
+}
+
+static int submit(int fd, uint32_t queue, uint64_t deadline_ns,
+		  const uint32_t *kern, uint32_t n)
+{
+	struct edge_job j = {
+		.size = sizeof(j),
+		.queue = queue,
+		.nr_kernels = n,
+		.deadline_ns = deadline_ns,
+		.kernels = (uintptr_t)kern,
+	};
+
+	return edge_ioc(fd, EDGE_IOC_SUBMIT_JOB, &j);
+}
+
+/* Reap @want job completions; the number reaped. */
+static int reap_jobs(int fd, uint32_t want)
+{
+	uint64_t end = now_ns() + 20000000000ULL;
+	struct edge_job_cqe c[64];
+	uint32_t got = 0;
+
+	while (got < want && now_ns() < end) {
+		struct edge_reap_jobs r = {
+			.size = sizeof(r),
+			.nr = 64,
+			.cqes = (uintptr_t)c,
+		};
+
+		if (edge_ioc(fd, EDGE_IOC_REAP_JOBS, &r))
+			return -1;
+		got += r.nr;
+		if (!r.nr)
+			sleep_ms(2);
+	}
+	return got;
+}
+
+/* A LAX burst most of which is rejected (edge_jobs_test), and back. */
+static void run_jobs(struct __test_metadata *_metadata, int fd)
+{
+	struct edge_register r;
+	uint32_t kern[10];
+	char old[32];
+	int i;
+
+	edge_register_init(&r, EDGE_FN_NOP, 8, 4, 10 * CYCLES_PER_US);
+	r.grid_x = 2 * BG_TBS;
+	r.block_x = 256;
+	ASSERT_EQ(0, edge_ioc(fd, EDGE_IOC_REGISTER_EVENT, &r));
+	for (i = 0; i < 10; i++)
+		kern[i] = r.id;
+	ASSERT_EQ(0, edge_sysfs_str(0, "sched/queue_policy", old, sizeof(old)));
+	old[strcspn(old, "\n")] = 0;
+	ASSERT_STRNE("lax", old);
+	ASSERT_EQ(0, sched_write("sched/queue_policy", "lax"));
+	ASSERT_EQ(0, submit(fd, 0, 1000000000, kern, 10));
+	ASSERT_EQ(1, reap_jobs(fd, 1));
+	ASSERT_EQ(0, sched_write("sched/vt_hold", "1"));
+	for (i = 0; i < NR_JOBS; i++)
+		ASSERT_EQ(0, submit(fd, i, 200000, kern, 2));
+	ASSERT_EQ(0, sched_write("sched/vt_hold", "0"));
+	ASSERT_EQ(NR_JOBS, reap_jobs(fd, NR_JOBS));
+	ASSERT_EQ(0, sched_write("sched/queue_policy", old));
+}
+
+TEST(tracepoints_count_as_sysfs)
+{
+	long long preemptions, tb_preemptions, tbs;
+	char stats[4096], path[160];
+	struct edge_dev d;
+	struct counts c;
+
+	if (geteuid())
+		SKIP(return, "tracefs and insmod need root");
+	if (!find_tracefs())
+		SKIP(return, "no tracefs in this kernel (CONFIG_TRACING off): edge's tracepoints cannot be enabled");
+	EDGE_SETUP_LOAD("virtual_time=1");
+	if (is_dir("/sys/module/edge/sections") &&
+	    access("/sys/module/edge/sections/_ftrace_events", F_OK)) {
+		EXPECT_EQ(0, edge_module_unload(3000));
+		SKIP(return, "edge.ko built without tracepoints (EDGE_NO_TRACEPOINTS=1, the debug kernel's build: Kbuild says why)");
+	}
+	snprintf(path, sizeof(path), "%s/events/edge", tdir);
+	ASSERT_TRUE(is_dir(path)) TH_LOG("%s: edge.ko has no trace events", path);
+	ASSERT_EQ(0, tfs_write("tracing_on", "0"));
+	ASSERT_EQ(0, tfs_write("buffer_size_kb", "8192"));
+	ASSERT_EQ(0, tfs_write("trace", ""));
+	ASSERT_EQ(0, tfs_write("events/edge/enable", "1"));
+	ASSERT_EQ(0, tfs_write("tracing_on", "1"));
+
+	ASSERT_EQ(0, edge_open(&d, EDGE_DEV0));
+	run_events(_metadata, &d);
+	run_jobs(_metadata, d.fd);
+	edge_close(&d);
+
+	ASSERT_EQ(0, tfs_write("tracing_on", "0"));
+	ASSERT_EQ(0, tfs_write("events/edge/enable", "0"));
+	ASSERT_EQ(0, count_trace(&c));
+	ASSERT_EQ(0, edge_sysfs_str(0, "sched/stats", stats, sizeof(stats)));
+	preemptions = stat_value(stats, "preemptions");
+	tb_preemptions = stat_value(stats, "tb_preemptions");
+	tbs = stat_value(stats, "tbs_dispatched");
+	ksft_print_msg("%lld edge trace lines: %lld doorbells, %lld dispatched, %lld completed, %lld TBs, %lld preemptions, jobs %lld admitted %lld rejected %lld done (%lld met), %lld policy changes\n",
+		       c.lines, c.doorbell, c.dispatch, c.complete, c.tb_place,
+		       c.preempt, c.admit, c.reject, c.done, c.met, c.policy);
+
+	/* Each kind happened, so each equality below says something. */
+	EXPECT_GT(c.doorbell, 0);
+	EXPECT_GT(c.preempt_ewarp, 0);
+	EXPECT_GT(c.reject, 0);
+	EXPECT_GT(c.met, 0);
+	EXPECT_EQ(0, c.other_dev);
+	EXPECT_EQ(edge_sysfs_read(0, "submitted"), c.dispatch);
+	EXPECT_EQ(edge_sysfs_read(0, "submitted"), c.doorbell_n);
+	EXPECT_EQ(edge_sysfs_read(0, "completed") +
+		  edge_sysfs_read(0, "errors"), c.complete);
+	EXPECT_EQ(edge_sysfs_read(0, "completed"), c.complete_done);
+	EXPECT_EQ(tbs, c.tb_place);
+	EXPECT_EQ(preemptions + tb_preemptions, c.preempt);
+	EXPECT_EQ(preemptions, c.preempt_ewarp);
+	EXPECT_EQ(tb_preemptions, c.preempt_tb);
+	EXPECT_EQ(edge_sysfs_read(0, "jobs_rejected"), c.reject);
+	EXPECT_EQ(edge_sysfs_read(0, "jobs_done"), c.done);
+	EXPECT_EQ(edge_sysfs_read(0, "jobs_met"), c.met);
+	/* No job was cancelled or dropped: every admitted one is done. */
+	EXPECT_EQ(0, edge_sysfs_read(0, "jobs_cancelled"));
+	EXPECT_EQ(edge_sysfs_read(0, "jobs_done"), c.admit);
+	/* To LAX and back. */
+	EXPECT_EQ(2, c.policy);
+
+	ASSERT_EQ(0, tfs_write("trace", ""));
+	EXPECT_EQ(0, edge_module_unload(3000));
+}
+
+EDGE_FINAL_CHECKS
+
+EDGE_SELFTEST_MAIN
