@@ -13,11 +13,6 @@
 /* 128 TBs of 256 threads fill the "edge" preset's 16 cores. */
 #define FILL_TBS	128
 
-static int sched_write(const char *attr, const char *val)
-{
-	return edge_sysfs_write(0, attr, val);
-}
-
 static long long jobs_stat(const char *name)
 {
 	return edge_sysfs_read(0, name);

@@ -195,6 +195,25 @@ static inline int edge_sysfs_write(int dev, const char *attr, const char *val)
 	return ret;
 }
 
+/* A knob of device 0's sysfs directory, as the tests write them. */
+static inline int sched_write(const char *attr, const char *val)
+{
+	return edge_sysfs_write(0, attr, val);
+}
+
+/* NAME's value in a buffer of "name=value" words; -1 when absent. */
+static inline long long stat_value(const char *buf, const char *name)
+{
+	char key[64];
+	const char *p;
+
+	snprintf(key, sizeof(key), "%s=", name);
+	for (p = buf; (p = strstr(p, key)); p++)
+		if (p == buf || p[-1] == ' ' || p[-1] == '\n')
+			return strtoll(p + strlen(key), NULL, 0);
+	return -1;
+}
+
 /* Poll a sysfs counter until it reaches @want (>=); returns the last value. */
 static inline long long edge_sysfs_wait_ge(int dev, const char *attr,
 					   long long want, unsigned int ms)

@@ -11,23 +11,6 @@
 #define BG_TBS		(16 * 8)	/* 8 TBs of 256 threads fill an edge core */
 #define NR_EVENTS	16
 
-static int sched_write(const char *attr, const char *val)
-{
-	return edge_sysfs_write(0, attr, val);
-}
-
-static long long stat_value(const char *buf, const char *name)
-{
-	char key[64];
-	const char *p;
-
-	snprintf(key, sizeof(key), "%s=", name);
-	for (p = buf; (p = strstr(p, key)); p++)
-		if (p == buf || p[-1] == ' ' || p[-1] == '\n')
-			return strtoll(p + strlen(key), NULL, 0);
-	return -1;
-}
-
 struct run_result {
 	long long sched_n, sched_avg, sched_max, preemptions;
 	char stats[4096];

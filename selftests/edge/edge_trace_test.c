@@ -17,23 +17,6 @@
 
 static char tdir[64];
 
-static int sched_write(const char *attr, const char *val)
-{
-	return edge_sysfs_write(0, attr, val);
-}
-
-static long long stat_value(const char *buf, const char *name)
-{
-	char key[64];
-	const char *p;
-
-	snprintf(key, sizeof(key), "%s=", name);
-	for (p = buf; (p = strstr(p, key)); p++)
-		if (p == buf || p[-1] == ' ' || p[-1] == '\n')
-			return strtoll(p + strlen(key), NULL, 0);
-	return -1;
-}
-
 static bool is_dir(const char *path)
 {
 	struct stat st;
