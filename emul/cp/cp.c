@@ -382,7 +382,6 @@ static void act_launch(struct edge_cp *cp, struct edge_cp_job *j)
 	cls = j->kern[j->next];
 	k = cp->cls[cls].k;
 	j->inflight = j->idx + 1;
-	j->launched_at = cp->eng->now;
 	j->state = EDGE_JOB_RUNNING;
 	if (edge_cp_ops(cp)->gather)
 		n = edge_cp_ops(cp)->gather(cp, j, cls);

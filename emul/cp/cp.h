@@ -100,7 +100,6 @@ struct edge_cp_job {
 	u32 act_pos;		/* ... its place in edge_cp.act_list */
 	u64 act_seq;		/* ... its place in arrival order */
 	u64 act_extra;		/* ... time after the CP, before it acts */
-	u64 launched_at;	/* ns, of the kernel in flight */
 	/* Remaining kernels per class, for the estimates. */
 	u32 nr_cls;
 	u16 cls[EDGE_CP_JOB_CLASSES];

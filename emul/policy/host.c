@@ -20,7 +20,6 @@ static u32 bat_gather(struct edge_cp *cp, struct edge_cp_job *lead, u16 cls)
 		    j->kern[j->next] != cls)
 			continue;
 		j->inflight = lead->idx + 1;
-		j->launched_at = cp->eng->now;
 		j->state = EDGE_JOB_RUNNING;
 		cp->batched++;
 		n++;
