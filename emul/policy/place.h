@@ -79,12 +79,14 @@ enum edge_place_id {
 	EDGE_PLACE_CG,		/* core-to-GPU: fewest jobs, memory-blind */
 	EDGE_PLACE_ALG2,	/* MGB Alg. 2: SMs and memory, both hard */
 	EDGE_PLACE_ALG3,	/* MGB Alg. 3: memory hard, fewest warps */
+	EDGE_PLACE_LIVE,	/* Alg. 3 on the live view (ours) */
 	EDGE_PLACE_NR,
 };
 
 extern const struct edge_place_policy *const edge_place_policies[EDGE_PLACE_NR];
 extern const struct edge_place_policy edge_place_sa, edge_place_cg,
 	edge_place_alg2, edge_place_alg3;			/* mgb.c */
+extern const struct edge_place_policy edge_place_live;		/* mgblive.c */
 
 int edge_place_pick(u32 policy_id, const struct edge_place_dev *devs, u32 n,
 		    const struct edge_place_req *r);

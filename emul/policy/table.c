@@ -46,6 +46,7 @@ const struct edge_place_policy *const edge_place_policies[EDGE_PLACE_NR] = {
 	[EDGE_PLACE_CG] = &edge_place_cg,
 	[EDGE_PLACE_ALG2] = &edge_place_alg2,
 	[EDGE_PLACE_ALG3] = &edge_place_alg3,
+	[EDGE_PLACE_LIVE] = &edge_place_live,		/* mgblive.c */
 };
 
 const char *edge_cp_policy_name(u32 policy)

@@ -239,4 +239,32 @@ TEST(place_alg3_memory_hard)
 	EXPECT_EQ(1, edge_place_pick(EDGE_PLACE_ALG3, d, 2, &r));
 }
 
+/*
+ * mgb-live (ours): the live view first.  A device whose placed jobs hold
+ * many warps but are all in host time beats one running a kernel now.
+ */
+TEST(place_live_view)
+{
+	struct edge_place_dev d[3];
+	struct edge_place_req r = req(2 * GB, 256, 64);
+
+	devs_init(d, 3, "v100");
+	d[0].warps_used = 1000;
+	d[0].live_warps = 1000;		/* in a kernel now */
+	d[1].warps_used = 2000;
+	d[1].live_warps = 500;
+	d[2].warps_used = 4000;		/* placed, all in host time */
+	EXPECT_EQ(0, edge_place_pick(EDGE_PLACE_ALG3, d, 3, &r));
+	EXPECT_EQ(2, edge_place_pick(EDGE_PLACE_LIVE, d, 3, &r));
+	/* Equal live views: Alg. 3's count decides. */
+	d[2].live_warps = 500;
+	d[2].warps_used = 1500;
+	EXPECT_EQ(2, edge_place_pick(EDGE_PLACE_LIVE, d, 3, &r));
+	/* Memory is still the hard limit. */
+	d[2].mem_used = 15 * GB;
+	EXPECT_EQ(1, edge_place_pick(EDGE_PLACE_LIVE, d, 3, &r));
+	d[0].mem_used = d[1].mem_used = 15 * GB;
+	EXPECT_EQ(-EBUSY, edge_place_pick(EDGE_PLACE_LIVE, d, 3, &r));
+}
+
 TEST_HARNESS_MAIN
