@@ -137,6 +137,7 @@ struct job {
 	u64 end;
 	u64 klaunch;
 	u64 kns[MAX_K];		/* each kernel's launch-to-end time */
+	u64 kex[MAX_K];		/* ... and first-TB-to-end time */
 };
 
 struct run {
@@ -178,6 +179,7 @@ static void on_done(void *ctx, u64 cookie, u32 code)
 		     (unsigned long long)cookie, code);
 	r->now = d->eng.now;
 	j->kns[(j->step - 2) / 2] = r->now - j->klaunch;
+	j->kex[(j->step - 2) / 2] = r->now - d->simt.reporting->first_start;
 	if (!--d->active)
 		d->busy_ns += r->now - d->busy_since;
 	job_step(r, (u32)cookie);
@@ -283,6 +285,7 @@ struct outcome {
 	u32 completed, crashed;
 	u64 makespan, turnaround_sum, busy_ns;
 	u64 kns[MAX_JOBS][MAX_K];
+	u64 kex[MAX_JOBS][MAX_K];
 };
 
 static void run(const struct wload *w, u32 ndev, u32 policy, u32 workers,
@@ -357,6 +360,7 @@ static void run(const struct wload *w, u32 ndev, u32 policy, u32 workers,
 		if (j->end > o->makespan)
 			o->makespan = j->end;
 		memcpy(o->kns[i], j->kns, sizeof(j->kns));
+		memcpy(o->kex[i], j->kex, sizeof(j->kex));
 	}
 	for (i = 0; i < r.nd; i++) {
 		o->busy_ns += r.d[i].busy_ns;
@@ -545,17 +549,17 @@ static void print_types(void)
 }
 
 /* Mean of each kernel's time over its time in @base, less 1, in %. */
-static double kslow(const struct wload *w, const struct outcome *o,
-		    const struct outcome *base)
+static double kslow(const struct wload *w, const u64 (*o)[MAX_K],
+		    const u64 (*base)[MAX_K])
 {
 	double sum = 0;
 	u32 i, k, n = 0;
 
 	for (i = 0; i < w->n; i++)
 		for (k = 0; k < g.t[w->type[i]].kernels; k++) {
-			if (!o->kns[i][k] || !base->kns[i][k])
+			if (!o[i][k] || !base[i][k])
 				continue;
-			sum += (double)o->kns[i][k] / (double)base->kns[i][k];
+			sum += (double)o[i][k] / (double)base[i][k];
 			n++;
 		}
 	return n ? 100 * (sum / n - 1) : 0;
@@ -564,11 +568,11 @@ static double kslow(const struct wload *w, const struct outcome *o,
 static void row(const struct wload *w, u32 ndev, const char *pol,
 		u32 workers, const struct outcome *o, const struct outcome *sa)
 {
-	printf("%s,%u,%s,%u,%s,%s,%u,%u,%u,%.2f,%.2f,%.2f,%.1f\n",
+	printf("%s,%u,%s,%u,%s,%s,%u,%u,%u,%.2f,%.2f,%.2f,%.2f,%.1f\n",
 	       g.p->name, ndev, w->name, w->n, w->mix, pol, workers,
 	       o->completed, o->crashed, (double)o->makespan / 1e9,
 	       (double)o->turnaround_sum / w->n / 1e9,
-	       kslow(w, o, sa),
+	       kslow(w, o->kns, sa->kns), kslow(w, o->kex, sa->kex),
 	       100.0 * (double)o->busy_ns / ((double)o->makespan * ndev));
 }
 
@@ -638,7 +642,7 @@ int mgbsim_main(int argc, char **argv)
 		print_types();
 		return 0;
 	}
-	printf("preset,gpus,workload,jobs,mix,policy,workers,completed,crashed,makespan_s,turnaround_s,kslow_pct,busy_pct\n");
+	printf("preset,gpus,workload,jobs,mix,policy,workers,completed,crashed,makespan_s,turnaround_s,kslow_pct,kexec_pct,busy_pct\n");
 	for (i = 0; i < g.nw; i++) {
 		const struct wload *w = &g.w[i];
 		char list[256], *tok, *save;
