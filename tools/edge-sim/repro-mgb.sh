@@ -25,6 +25,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib-repro.sh"
 repro_init mgb
 WL=$here/workloads/mgb
+# Two pieces of four workloads per machine (comma lists for -w).
+# shellcheck disable=SC2054
 SETS=(W1,W2,W3,W4 W5,W6,W7,W8)
 if ((SMOKE)); then SETS=(W1 W5); fi
 
