@@ -22,6 +22,9 @@
 #   make repro-lax   the LAX reproduction (8 workloads x 3 rates x 14
 #                 policies) with edge-sim; tables, plots and headline in
 #                 Documentation/results/lax/
+#   make repro    every reproduction in turn, then
+#                 Documentation/results/README.rst (each paper's headline
+#                 beside ours); prints repro_seconds
 #   make repro-NAME REPRO_SMOKE=1 [RESULTS=DIR]  a short run of one, into
 #                 DIR (default build/repro-smoke/NAME); make check runs
 #                 each so (tools/vm/repro-smoke.sh)
@@ -54,7 +57,7 @@ REPROS := $(patsubst tools/edge-sim/repro-%.sh,%,$(wildcard tools/edge-sim/repro
 REPRO_TARGETS := $(addprefix repro-,$(REPROS))
 
 .PHONY: all deps kernel ksft module tools selftests host-tests run check \
-	bench bench-host lint sim $(REPRO_TARGETS) print-repros fuzz clean FORCE \
+	bench bench-host lint sim repro $(REPRO_TARGETS) print-repros fuzz clean FORCE \
 	debug-kernel check-debug
 
 all: module tools selftests sim
@@ -110,6 +113,13 @@ $(REPRO_TARGETS): repro-%: deps
 
 print-repros:
 	@echo $(REPROS)
+
+# The five papers' order first, then any other reproduction.
+REPRO_ORDER := $(filter $(REPROS),edge lax srtf claius mgb) \
+	$(filter-out edge lax srtf claius mgb,$(REPROS))
+repro: deps
+	$(MAKE) -s -C tools/edge-sim O=$(BUILD)/host
+	@EDGE_SIM=$(BUILD)/host/edge-sim tools/edge-sim/run-repros.sh $(REPRO_ORDER)
 
 host-tests: ksft
 	$(MAKE) -C selftests/emul KSFT_DIR=$(KSFT) O=$(BUILD)/host run

@@ -1179,7 +1179,7 @@ static void usage(FILE *o)
 		"usage: %s [-s key=value]... [-o file.csv] [-a] [-n] [-p] [-t] "
 		"scenario\n"
 		"       %s -H\n"
-		"       %s policies   (the queue and thread-block policies)\n"
+		"       %s policies   (the queue, thread-block and placement policies)\n"
 		"  -s key=value  override a scenario setting after the file "
 		"is read:\n"
 		"                a top-level key (sched=drain, seed=3), or "
@@ -1201,6 +1201,7 @@ static void usage(FILE *o)
 int jobsim_main(int argc, char **argv);
 int pairsim_main(int argc, char **argv);
 int claiusim_main(int argc, char **argv);
+int mgbsim_main(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
@@ -1220,6 +1221,8 @@ int main(int argc, char **argv)
 		return pairsim_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "claius"))
 		return claiusim_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "mgb"))
+		return mgbsim_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "policies")) {
 		/* The policy tables, one level a line: what the keys take. */
 		printf("queue:");
@@ -1228,6 +1231,9 @@ int main(int argc, char **argv)
 		printf("\ntb:");
 		for (i = 0; i < EDGE_TBP_NR; i++)
 			printf(" %s", edge_tb_policy_name(i));
+		printf("\nplace:");
+		for (i = 0; i < EDGE_PLACE_NR; i++)
+			printf(" %s", edge_place_policy_name(i));
 		printf("\n");
 		return 0;
 	}

@@ -1,0 +1,119 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-repros.sh: `make repro`, every reproduction in turn (the names
+# given, in order: make passes each repro-NAME.sh's NAME), each into its
+# Documentation/results/NAME/, then Documentation/results/README.rst: one
+# table, each paper's headline figure beside ours and a verdict.  Prints
+# repro_NAME_seconds per reproduction and repro_seconds for the set (wall
+# times: they are not written into the README, which stays the same from
+# run to run when the results do).
+#
+#   tools/edge-sim/run-repros.sh edge lax srtf claius mgb
+#
+# Environment: EDGE_SIM (default: built here), JOBS, PLOTS (passed on).
+# Not named repro-*.sh: that pattern is a reproduction of its own.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+if [[ -z ${EDGE_SIM:-} ]]; then
+	make -s -C "$here" O="$top/build/host" >&2
+	EDGE_SIM=$top/build/host/edge-sim
+fi
+export EDGE_SIM
+log=$top/build/repro
+mkdir -p "$log"
+
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
+
+t0=$(now)
+for r in "$@"; do
+	t=$(now)
+	if ! "$here/repro-$r.sh" >"$log/$r.out" 2>"$log/$r.err"; then
+		cat "$log/$r.err" >&2
+		echo "run-repros: repro-$r failed (log in $log/$r.*)" >&2
+		exit 1
+	fi
+	echo "repro_${r}_seconds=$(since "$t")"
+done
+total=$(since "$t0")
+
+# The headline figure of each paper: reproduction, name in its
+# headline.txt, the paper's value, the paper, what the figure is.
+rows() {
+	cat <<'EOF'
+edge|fig12_preempt_vs_drain_avg|2.6|EDGE (Hetherington et al.)|event scheduling latency, draining over preemption (Fig. 12)
+lax|lax_vs_rr_geomean_high|4.2|LAX (Iyer et al.)|deadlines met over RR, geomean, high rate
+srtf|srtf_vs_fifo_antt|2.25|SRTF (Pai et al.)|ANTT, FIFO over SRTF (Table 5: 3.66 / 1.63)
+claius|claius_vs_baymax_util|1.42|C-Laius (Zhang et al.)|batch utilisation, C-Laius over Baymax
+mgb|mgb_vs_sa_p100|2.2|MGB (Chen et al.)|throughput over SA, 2 x P100 (Fig. 5)
+mgb|mgb_vs_sa_v100|2.0|MGB (Chen et al.)|throughput over SA, 4 x V100 (Fig. 5)
+mgb|mgb_vs_cg_p100|1.64|MGB (Chen et al.)|throughput over CG, 2 x P100
+mgb|mgb_vs_cg_v100|1.41|MGB (Chen et al.)|throughput over CG, 4 x V100
+mgb|alg3_vs_alg2|1.21|MGB (Chen et al.)|throughput, Alg. 3 over Alg. 2 (Fig. 4)
+mgb|cg_crash_pct_max|50|MGB (Chen et al.)|most CG jobs crashed on memory, % (Table II)
+EOF
+}
+
+readme=$top/Documentation/results/README.rst
+{
+	cat <<'EOF'
+.. SPDX-License-Identifier: GPL-2.0
+
+===========================
+The reproductions at a look
+===========================
+
+``make repro`` runs every reproduction (``tools/edge-sim/repro-*.sh``) and
+writes this page from their ``headline.txt``: each paper's headline figure
+beside ours.  Verdict: "reproduced" within 10 % of the paper, "within
+30 %", "trend" when only the direction (above or below 1) agrees, "not
+reproduced" otherwise.  Each reproduction's README says why it differs.
+
+EOF
+	rows | awk -F'|' -v res="$top/Documentation/results" '
+	function val(r, n,   f, line, v) {
+		f = res "/" r "/headline.txt"; v = "NaN"
+		while ((getline line < f) > 0)
+			if (index(line, n "=") == 1) v = substr(line, length(n) + 2)
+		close(f)
+		return v
+	}
+	{
+		ours = val($1, $2); p = $3 + 0
+		if (ours == "NaN") verdict = "missing"
+		else {
+			q = (ours + 0) / p
+			if (q >= 0.9 && q <= 1.1) verdict = "reproduced"
+			else if (q >= 0.7 && q <= 1.3) verdict = sprintf("within 30 %% (%+d %%)", (q - 1) * 100)
+			else if ((ours > 1) == (p > 1)) verdict = sprintf("trend (%+d %%)", (q - 1) * 100)
+			else verdict = "not reproduced"
+		}
+		n++; P[n] = $4; F[n] = $5; Pv[n] = $3; O[n] = ours; V[n] = verdict; N[n] = $2; R[n] = $1
+	}
+	END {
+		w1 = 28; w2 = 7; w3 = 7; w4 = 7; w5 = 24
+		for (i = 1; i <= n; i++) {
+			if (length(F[i]) > w2) w2 = length(F[i])
+			if (length(N[i]) + length(R[i]) + 7 > w2) w2 = length(N[i]) + length(R[i]) + 7
+		}
+		sep = sprintf("%s  %s  %s  %s  %s", rep(w1), rep(w2), rep(w3), rep(w4), rep(w5))
+		print sep
+		printf "%-" w1 "s  %-" w2 "s  %-" w3 "s  %-" w4 "s  %s\n", "paper", "figure (headline name)", "paper", "ours", "verdict"
+		print sep
+		for (i = 1; i <= n; i++) {
+			printf "%-" w1 "s  %-" w2 "s  %-" w3 "s  %-" w4 "s  %s\n", P[i], F[i], Pv[i], O[i], V[i]
+			printf "%-" w1 "s  %s\n", "", "``" N[i] "`` (" R[i] ")"
+		}
+		print sep
+	}
+	function rep(k,   s) { s = ""; while (k-- > 0) s = s "="; return s }'
+	cat <<'EOF'
+
+The figures are each reproduction's own: ``results/edge/README``,
+``results/lax/README``, ``results/srtf/README``, ``results/claius/README``,
+``results/mgb/README``.
+EOF
+} >"$readme"
+echo "repro_seconds=$total"
