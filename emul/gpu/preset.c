@@ -17,6 +17,8 @@ static const struct edge_preset edge_presets[] = {
 		.smem_per_core = 48 * 1024,
 		.max_block_threads = 1024,
 		.max_regs_per_thread = 255,
+		/* The GTX 480's 1.5 GB (the paper gives none). */
+		.mem_bytes = 1536ULL << 20,
 	},
 	{
 		/*
@@ -33,6 +35,8 @@ static const struct edge_preset edge_presets[] = {
 		.smem_per_core = 64 * 1024,
 		.max_block_threads = 1024,
 		.max_regs_per_thread = 255,
+		/* LAX Table 2's 16 GB of DDR4, shared with the CPU. */
+		.mem_bytes = 16ULL << 30,
 	},
 	{
 		/* A Hopper-class part at its boost clock. */
@@ -46,6 +50,8 @@ static const struct edge_preset edge_presets[] = {
 		.smem_per_core = 228 * 1024,
 		.max_block_threads = 1024,
 		.max_regs_per_thread = 255,
+		/* H100 SXM5: 80 GB of HBM3. */
+		.mem_bytes = 80ULL << 30,
 	},
 	{
 		/*
@@ -63,6 +69,8 @@ static const struct edge_preset edge_presets[] = {
 		.smem_per_core = 48 * 1024,
 		.max_block_threads = 1024,
 		.max_regs_per_thread = 63,
+		/* GPGPU-Sim's GTX 480: 6 channels of 256 MB. */
+		.mem_bytes = 1536ULL << 20,
 	},
 	{
 		/*
@@ -83,6 +91,68 @@ static const struct edge_preset edge_presets[] = {
 		.max_regs_per_thread = 255,
 		.mem_bw_mbs = 616000,
 		.mem_load_pct = 12,
+		.mem_bytes = 11ULL << 30,	/* 11 GB of GDDR6 */
+	},
+	{
+		/*
+		 * MGB's 2-GPU machine (Chameleon): Tesla P100 PCIe 16 GB,
+		 * from NVIDIA's Pascal whitepaper and P100 datasheet: 56 SMs
+		 * at the 1303 MHz boost clock, per SM 2048 threads (64
+		 * warps), 32 blocks, 64 K registers, 64 KB shared memory;
+		 * 732 GB/s of HBM2.  mem_load_pct as the rtx2080ti's (no
+		 * P100 figure; unused by the placement reproduction).
+		 */
+		.name = "p100",
+		.num_cores = 56,
+		.clock_khz = 1303000,
+		.warp_size = 32,
+		.threads_per_core = 2048,
+		.tb_slots_per_core = 32,
+		.regs_per_core = 65536,
+		.smem_per_core = 64 * 1024,
+		.max_block_threads = 1024,
+		.max_regs_per_thread = 255,
+		.mem_bw_mbs = 732000,
+		.mem_load_pct = 12,
+		.mem_bytes = 16ULL << 30,
+	},
+	{
+		/*
+		 * MGB's 4-GPU machine (AWS p3.8xlarge): Tesla V100 SXM2
+		 * 16 GB, from NVIDIA's Volta whitepaper: 80 SMs at the
+		 * 1530 MHz boost clock, per SM 2048 threads (64 warps), 32
+		 * blocks, 64 K registers, up to 96 KB shared memory; 900 GB/s
+		 * of HBM2.
+		 */
+		.name = "v100",
+		.num_cores = 80,
+		.clock_khz = 1530000,
+		.warp_size = 32,
+		.threads_per_core = 2048,
+		.tb_slots_per_core = 32,
+		.regs_per_core = 65536,
+		.smem_per_core = 96 * 1024,
+		.max_block_threads = 1024,
+		.max_regs_per_thread = 255,
+		.mem_bw_mbs = 900000,
+		.mem_load_pct = 12,
+		.mem_bytes = 16ULL << 30,
+	},
+	{
+		/* The same V100 SXM2 with 32 GB of HBM2. */
+		.name = "v100-32g",
+		.num_cores = 80,
+		.clock_khz = 1530000,
+		.warp_size = 32,
+		.threads_per_core = 2048,
+		.tb_slots_per_core = 32,
+		.regs_per_core = 65536,
+		.smem_per_core = 96 * 1024,
+		.max_block_threads = 1024,
+		.max_regs_per_thread = 255,
+		.mem_bw_mbs = 900000,
+		.mem_load_pct = 12,
+		.mem_bytes = 32ULL << 30,
 	},
 };
 

@@ -23,6 +23,7 @@ struct edge_preset {
 	u32 max_regs_per_thread;
 	u32 mem_bw_mbs;		/* peak global memory bandwidth, MB/s; 0: none */
 	u32 mem_load_pct;	/* memory-bound time + this % at full load */
+	u64 mem_bytes;		/* device (global) memory capacity */
 };
 
 const struct edge_preset *edge_preset_find(const char *name);
