@@ -7,7 +7,7 @@
  * sysfs, netlink, edge-sim, the tests and the documentation comes from
  * it.
  *
- * Two levels:
+ * Three levels:
  *
  * - queue level, struct edge_cp_policy: the command processor.  It
  *   admits (or refuses, or holds) a job whose stream it has inspected,
@@ -21,6 +21,10 @@
  *   quota of cores), is told when kernels launch and end and TBs start
  *   and end, and may choose the victims of preemption.
  *
+ * - placement level, struct edge_place_policy (policy/place.h): which of
+ *   several devices a job goes to, from its declared memory and shape
+ *   and a summary of each device (MGB's schedulers).
+ *
  * A new policy is one file in this folder and one line in table.c;
  * Documentation/policy.rst shows how, with a worked example.
  */
@@ -28,6 +32,7 @@
 #define _EDGE_POLICY_H
 
 #include "edge_compat.h"
+#include "policy/place.h"
 
 struct edge_cp;
 struct edge_cp_job;

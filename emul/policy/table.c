@@ -41,6 +41,13 @@ const struct edge_tb_policy *const edge_tb_policies[EDGE_TBP_NR] = {
 	[EDGE_TBP_CLAIUS_EQ6] = &edge_tbp_claius_eq6,
 };
 
+const struct edge_place_policy *const edge_place_policies[EDGE_PLACE_NR] = {
+	[EDGE_PLACE_SA] = &edge_place_sa,		/* mgb.c */
+	[EDGE_PLACE_CG] = &edge_place_cg,
+	[EDGE_PLACE_ALG2] = &edge_place_alg2,
+	[EDGE_PLACE_ALG3] = &edge_place_alg3,
+};
+
 const char *edge_cp_policy_name(u32 policy)
 {
 	return policy < EDGE_POL_NR ? edge_cp_policies[policy]->name : "?";
@@ -69,4 +76,60 @@ int edge_tb_policy_find(const char *name)
 		if (!strcmp(name, edge_tb_policies[i]->name))
 			return (int)i;
 	return -EINVAL;
+}
+
+const char *edge_place_policy_name(u32 policy_id)
+{
+	return policy_id < EDGE_PLACE_NR ?
+	       edge_place_policies[policy_id]->name : "?";
+}
+
+int edge_place_policy_find(const char *name)
+{
+	u32 i;
+
+	for (i = 0; i < EDGE_PLACE_NR; i++)
+		if (!strcmp(name, edge_place_policies[i]->name))
+			return (int)i;
+	return -EINVAL;
+}
+
+/**
+ * edge_place_find() - a placement policy by name
+ * @name: its name
+ *
+ * Return: the policy, or NULL when none has that name.
+ */
+const struct edge_place_policy *edge_place_find(const char *name)
+{
+	int id = edge_place_policy_find(name);
+
+	return id < 0 ? NULL : edge_place_policies[id];
+}
+
+/**
+ * edge_place_pick() - the device a placement policy gives a job
+ * @policy_id: enum edge_place_id
+ * @devs: a summary of each device (policy/place.h)
+ * @n: how many
+ * @r: the job's declared needs
+ *
+ * Reads @devs only: the caller counts the job with edge_place_add() once
+ * it is on the device, and uncounts it with edge_place_sub().
+ *
+ * Return: the index in @devs of the device, -EBUSY when none takes the
+ * job now, -EINVAL for an unknown @policy_id.
+ */
+int edge_place_pick(u32 policy_id, const struct edge_place_dev *devs, u32 n,
+		    const struct edge_place_req *r)
+{
+	int i;
+
+	if (policy_id >= EDGE_PLACE_NR)
+		return -EINVAL;
+	if (!n)
+		return -EBUSY;
+	i = edge_place_policies[policy_id]->pick(devs, n, r);
+	EDGE_ASSERT(i < (int)n);
+	return i;
 }
