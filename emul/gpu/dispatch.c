@@ -123,6 +123,22 @@ u32 edge_simt_resident(const struct edge_simt *s, const struct edge_kinst *ki,
 	return 0;
 }
 
+/*
+ * Warps resident on the cores now (event warps included) and thread
+ * blocks: the live load a placement weighs (drv/place.c).
+ */
+void edge_simt_load(const struct edge_simt *s, u32 *warps, u32 *tbs)
+{
+	u32 i, w = 0, n = 0;
+
+	for (i = 0; i < s->p->num_cores; i++) {
+		w += s->cores[i].warps;
+		n += s->cores[i].tbs;
+	}
+	*warps = w;
+	*tbs = n;
+}
+
 void edge_simt_kcount_add(struct edge_core *c, struct edge_kinst *ki)
 {
 	u32 i;
