@@ -914,7 +914,7 @@ static int edge_nl_place_doit(struct sk_buff *skb, struct genl_info *info)
 		pol = edge_place_policy_find(nla_data(a[EDGE_A_PLACE_POLICY]));
 	if (pol < 0) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_PLACE_POLICY],
-				    "unknown placement policy (sa, cg, mgb-alg2, mgb-alg3)");
+				    "unknown placement policy (sa, cg, mgb-alg2, mgb-alg3, ...)");
 		return -EINVAL;
 	}
 	mem = nla_get_u64(a[EDGE_A_PLACE_MEM]);

@@ -495,6 +495,38 @@ TEST_F(place, dev_del_drops_reservations)
 		EXPECT_EQ(0, mem_used(i));
 }
 
+/*
+ * Load nobody placed counts: edge0, remade in real time, runs a kernel
+ * that fills its cores; with nothing placed anywhere, Alg. 3 must see
+ * its warps (the model's, read under its lock) and go elsewhere.
+ */
+TEST_F(place, live_load_counts)
+{
+	struct edge_register reg;
+	struct edge_queue q;
+	struct edge_dev d;
+	struct placed p;
+	int i;
+
+	ASSERT_EQ(0, enl_dev_del(&self->nl, 0));
+	ASSERT_EQ(0, enl_dev_add(&self->nl, 0, "v100", 0));
+	ASSERT_EQ(0, edge_open(&d, "/dev/edge0"));
+	/* 640 TBs of 8 warps: all 80 cores full, for ~2 s of model time. */
+	edge_register_init(&reg, EDGE_FN_NOP, 8, 4, 3000000000ULL);
+	reg.block_x = 256;
+	reg.grid_x = 640;
+	ASSERT_EQ(0, edge_queue_create(&d, &reg, &q));
+	ASSERT_NE(NULL, edge_queue_param(&q));
+	edge_queue_submit(&q, 1);
+	ASSERT_EQ(1, edge_sysfs_wait_ge(0, "inflight", 1, 2000));
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(0, place(&self->nl, GB, 256, 64, "mgb-alg3", &p));
+		EXPECT_NE(0, p.dev) TH_LOG("placement %d on the busy edge0", i);
+	}
+	edge_queue_drop(&q);
+	edge_close(&d);
+}
+
 /* Device get carries the memory, as sysfs does. */
 static void dev_cb(const struct enl_reply *r, void *arg)
 {
