@@ -84,6 +84,20 @@ struct edge_device {
 	struct edge_kq *kqs[EDGE_EKT_ENTRIES];
 	spinlock_t kq_lock;		/* lets lookups run in any context */
 	u32 nr_kqs;
+	/*
+	 * Device memory (place.c), under edge_mem_lock: capacity (the
+	 * preset's), bytes in use (registrations not covered by a
+	 * reservation, plus reservations whole) and their peak, the
+	 * registrations refused for it, and the reservations held with
+	 * the warps and thread blocks they booked (policy/place.h).
+	 */
+	u64 mem_total;
+	u64 mem_used;
+	u64 mem_peak;
+	u64 mem_oom;
+	u32 mem_resv;
+	u32 resv_warps;
+	u32 resv_tbs;
 };
 
 /* One entry's rings, as a file registered them. */
@@ -91,6 +105,8 @@ struct edge_file_ring {
 	void *sq;
 	void *cq;
 	struct edge_ring_layout layout;
+	u64 mem_bytes;			/* device memory it holds */
+	u64 resv_id;			/* ... drawn from this placement, or 0 */
 };
 
 struct edge_file {
@@ -150,6 +166,23 @@ void edge_frontend_set_scale(struct edge_device *ed, u32 pct);
 int edge_mmap(struct file *file, struct vm_area_struct *vma);
 u64 edge_mmap_sq_offset(u32 id);
 u64 edge_mmap_cq_offset(u32 id);
+
+/* place.c */
+struct edge_mem_view {
+	u64 total, used, peak, oom;
+	u32 resv;
+};
+
+void edge_mem_init(struct edge_device *ed);
+int edge_mem_charge(struct edge_device *ed, u64 bytes, u32 tgid, u64 *resv_id);
+void edge_mem_uncharge(struct edge_device *ed, u64 bytes, u64 resv_id);
+void edge_mem_unplug(struct edge_device *ed);
+void edge_mem_view(struct edge_device *ed, struct edge_mem_view *v);
+int edge_place(u32 policy, u64 mem, u32 threads, u32 blocks, u32 portid,
+	       u32 tgid, struct edge_device **out, u64 *id);
+int edge_place_release(u32 portid, u64 id);
+int edge_place_init(void);
+void edge_place_exit(void);
 
 /* sysfs.c, sysfs_sched.c */
 int edge_sched_find(const char *name);

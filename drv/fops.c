@@ -83,6 +83,13 @@ static void edge_free_ring(struct edge_file_ring *fr)
 	memset(fr, 0, sizeof(*fr));
 }
 
+/* A registered entry's ring goes: its device memory with it. */
+static void edge_drop_ring(struct edge_device *ed, struct edge_file_ring *fr)
+{
+	edge_mem_uncharge(ed, fr->mem_bytes, fr->resv_id);
+	edge_free_ring(fr);
+}
+
 static long edge_register(struct edge_file *ef, void __user *uarg)
 {
 	struct edge_device *ed = ef->edev;
@@ -123,6 +130,15 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 	mem.sq = fr.sq;
 	mem.cq = fr.cq;
 	mem.layout = fr.layout;
+	/* Last of what can fail on its own: nothing to undo but this. */
+	ret = edge_mem_charge(ed, reg.mem_bytes, task_tgid_nr(current),
+			      &fr.resv_id);
+	if (ret) {
+		kfree(table);
+		edge_free_ring(&fr);
+		return ret;
+	}
+	fr.mem_bytes = reg.mem_bytes;
 
 	mutex_lock(&ed->lock);
 	mutex_lock(&ef->rings_lock);
@@ -136,7 +152,7 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 	mutex_unlock(&ed->lock);
 	kfree(table);
 	if (ret) {
-		edge_free_ring(&fr);
+		edge_drop_ring(ed, &fr);
 		return ret;
 	}
 
@@ -168,7 +184,7 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 		if (ent && ent->owner == &ef->owner && ent->gen == gen) {
 			edge_nl_ekt_notify(ed, ent, false);
 			edge_model_cancel(&ed->model, id);
-			edge_free_ring(&ef->rings[id]);
+			edge_drop_ring(ed, &ef->rings[id]);
 		}
 		mutex_unlock(&ef->rings_lock);
 		mutex_unlock(&ed->lock);
@@ -200,7 +216,7 @@ static long edge_unregister(struct edge_file *ef, void __user *uarg)
 	ret = edge_model_unregister(&ed->model, ureg.id, &ef->owner);
 	if (!ret) {
 		edge_nl_xmit(ntf);
-		edge_free_ring(&ef->rings[ureg.id]);
+		edge_drop_ring(ed, &ef->rings[ureg.id]);
 	} else {
 		nlmsg_free(ntf);
 	}
@@ -526,7 +542,8 @@ static int edge_release(struct inode *inode, struct file *file)
 				edge_nl_ekt_notify(ed, ent, false);
 			edge_model_cancel(&ed->model, i);
 		}
-		edge_free_ring(&ef->rings[i]);
+		/* Unplugged too: the memory is counted until the file goes. */
+		edge_drop_ring(ed, &ef->rings[i]);
 	}
 	mutex_unlock(&ef->rings_lock);
 	mutex_unlock(&ed->lock);

@@ -40,6 +40,7 @@ struct edge_kq {
 	u32 id;
 	u32 entries;
 	u32 param_size;
+	u64 mem_bytes;			/* device memory it holds */
 	void *sq;
 	void *cq;
 	struct edge_ring_layout layout;
@@ -149,6 +150,7 @@ struct edge_kq *__edge_kq_register(struct edge_device *ed,
 	struct edge_ring_mem mem;
 	struct edge_kdesc k;
 	struct edge_kq *q;
+	u64 resv_id;
 	u32 id;
 	int ret;
 
@@ -189,6 +191,13 @@ struct edge_kq *__edge_kq_register(struct edge_device *ed,
 	mem.sq = q->sq;
 	mem.cq = q->cq;
 	mem.layout = q->layout;
+	/* A kernel user has no placement to draw on: tgid 0. */
+	ret = edge_mem_charge(ed, reg->mem_bytes, 0, &resv_id);
+	if (ret) {
+		kq_free(q);
+		return ERR_PTR(ret);
+	}
+	q->mem_bytes = reg->mem_bytes;
 
 	mutex_lock(&ed->lock);
 	ret = ed->unplugged ? -ENODEV :
@@ -212,6 +221,7 @@ struct edge_kq *__edge_kq_register(struct edge_device *ed,
 	}
 	mutex_unlock(&ed->lock);
 	if (ret) {
+		edge_mem_uncharge(ed, q->mem_bytes, 0);
 		kq_free(q);
 		return ERR_PTR(ret);
 	}
@@ -286,6 +296,7 @@ int edge_kq_unregister(struct edge_kq *q)
 	}
 	mutex_unlock(&ed->lock);
 	if (!ret) {
+		edge_mem_uncharge(ed, q->mem_bytes, 0);
 		kq_free(q);
 		edge_device_put(ed);
 	}
@@ -321,6 +332,7 @@ int edge_kq_destroy(struct edge_kq *q)
 	}
 	mutex_unlock(&ed->lock);
 	if (!ret) {
+		edge_mem_uncharge(ed, q->mem_bytes, 0);
 		kq_free(q);
 		edge_device_put(ed);
 	}
@@ -604,6 +616,7 @@ void edge_kapi_going(struct edge_device *ed, struct module *mod)
 		q->notify = NULL;
 		edge_model_cancel(&ed->model, i);
 		ed->nr_kqs--;
+		edge_mem_uncharge(ed, q->mem_bytes, 0);
 		kq_free(q);
 		kref_put(&ed->ref, edge_device_release_noop);
 	}

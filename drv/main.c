@@ -83,6 +83,8 @@ struct edge_device *edge_device_get_index(unsigned int index)
 
 static void edge_device_free(struct edge_device *ed)
 {
+	/* Every registration and reservation gave its memory back. */
+	WARN_ON_ONCE(ed->mem_used);
 	edge_model_fini(&ed->model);
 	mutex_destroy(&ed->lock);
 	kfree(ed->kdoorbells);
@@ -136,6 +138,8 @@ static void edge_device_unplug(struct edge_device *ed)
 	WRITE_ONCE(ed->unplugged, true);
 	mutex_unlock(&ed->lock);
 	synchronize_srcu(&edge_unplug_srcu);
+	/* No registration is inside: placements made on it end here. */
+	edge_mem_unplug(ed);
 	/* Kernel queues' doorbells rung before the flag are all in. */
 	synchronize_rcu();
 	/* Waits for sysfs callbacks in progress; none start after it. */
@@ -212,6 +216,7 @@ int edge_dev_add(const struct edge_preset *p, int vt, int index,
 		return ret;
 	}
 	ed->model.job_notify = edge_job_notify;
+	edge_mem_init(ed);
 	ed->cdev = cdev_alloc();
 	if (!ed->cdev) {
 		ret = -ENOMEM;
@@ -310,12 +315,18 @@ static int __init edge_init(void)
 	ret = edge_kapi_init();
 	if (ret)
 		goto err_devs;
-	ret = edge_nl_init();
+	ret = edge_place_init();
 	if (ret)
 		goto err_kapi;
+	ret = edge_nl_init();
+	if (ret)
+		goto err_place;
 	pr_info("edge: %u device(s), preset %s, %s time\n", nr_devices,
 		p->name, virtual_time ? "virtual" : "real");
 	return 0;
+err_place:
+	/* No family, so no reservation yet. */
+	edge_place_exit();
 err_kapi:
 	edge_kapi_exit();
 err_devs:
@@ -336,6 +347,7 @@ static void __exit edge_exit(void)
 	edge_nl_exit();
 	edge_kapi_exit();
 	edge_del_all();
+	edge_place_exit();
 	class_destroy(edge_class);
 	unregister_chrdev_region(edge_devt, EDGE_MAX_DEVICES);
 }

@@ -23,6 +23,7 @@
 
 #include "edge_drv.h"
 #include "netlink.h"
+#include "policy/place.h"
 
 #define EDGE_NL_WRITE	BIT(0)		/* ops->internal_flags */
 
@@ -48,6 +49,12 @@ static struct netlink_range_validation edge_nl_ns_range = {
 static struct netlink_range_validation edge_nl_period_range = {
 	.min = 1000,
 	.max = NSEC_PER_SEC,
+};
+
+/* A job's blocks per launch: any positive int, as a CUDA grid's x. */
+static struct netlink_range_validation edge_nl_blocks_range = {
+	.min = 1,
+	.max = S32_MAX,
 };
 
 static const struct nla_policy edge_nl_policy[EDGE_A_MAX + 1] = {
@@ -79,6 +86,12 @@ static const struct nla_policy edge_nl_policy[EDGE_A_MAX + 1] = {
 	[EDGE_A_CP_PREMA_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						     &edge_nl_period_range),
 	[EDGE_A_TB_POLICY] = { .type = NLA_NUL_STRING, .len = 15 },
+	[EDGE_A_PLACE_MEM] = NLA_POLICY_MIN(NLA_U64, 1),
+	[EDGE_A_PLACE_THREADS] = NLA_POLICY_RANGE(NLA_U32, 1, 1024),
+	[EDGE_A_PLACE_BLOCKS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						      &edge_nl_blocks_range),
+	[EDGE_A_PLACE_POLICY] = { .type = NLA_NUL_STRING, .len = 15 },
+	[EDGE_A_PLACE_ID] = { .type = NLA_U64 },
 };
 
 static int edge_nl_put_u64(struct sk_buff *skb, int type, u64 v)
@@ -107,6 +120,22 @@ static int edge_nl_put_stats(struct sk_buff *skb, struct edge_device *ed)
 	return 0;
 }
 
+/* The device's memory (place.c), one snapshot. */
+static int edge_nl_put_mem(struct sk_buff *skb, struct edge_device *ed,
+			   bool all)
+{
+	struct edge_mem_view v;
+
+	edge_mem_view(ed, &v);
+	if ((all && (edge_nl_put_u64(skb, EDGE_A_MEM_TOTAL, v.total) ||
+		     edge_nl_put_u64(skb, EDGE_A_MEM_USED, v.used) ||
+		     edge_nl_put_u64(skb, EDGE_A_MEM_PEAK, v.peak))) ||
+	    edge_nl_put_u64(skb, EDGE_A_MEM_OOM, v.oom) ||
+	    (all && nla_put_u32(skb, EDGE_A_MEM_RESERVATIONS, v.resv)))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int edge_nl_put_dev(struct sk_buff *skb, struct edge_device *ed)
 {
 	char name[16];
@@ -120,7 +149,8 @@ static int edge_nl_put_dev(struct sk_buff *skb, struct edge_device *ed)
 	    nla_put_u32(skb, EDGE_A_EKT_USED, ed->model.ekt.used) ||
 	    nla_put_u32(skb, EDGE_A_POLL_IDLE_US, READ_ONCE(ed->poll_idle_us)) ||
 	    nla_put_u32(skb, EDGE_A_TIME_SCALE_PCT, ed->time_scale_pct) ||
-	    nla_put_s32(skb, EDGE_A_CPU, READ_ONCE(ed->cpu)))
+	    nla_put_s32(skb, EDGE_A_CPU, READ_ONCE(ed->cpu)) ||
+	    edge_nl_put_mem(skb, ed, true))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -572,7 +602,7 @@ static int edge_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	mutex_lock(&ed->lock);
 	ret = nla_put_u32(msg, EDGE_A_DEV_INDEX, ed->index) ||
 	      nla_put_u32(msg, EDGE_A_EKT_USED, ed->model.ekt.used) ||
-	      edge_nl_put_stats(msg, ed);
+	      edge_nl_put_stats(msg, ed) || edge_nl_put_mem(msg, ed, false);
 	mutex_unlock(&ed->lock);
 	if (ret) {
 		nlmsg_free(msg);
@@ -858,6 +888,87 @@ out:
 	return ret;
 }
 
+/*
+ * The user-level scheduler's probe (place.c): a device for the job, and
+ * its memory reserved there for this socket.  The reply is allocated
+ * first, so a reservation made is never an error reported.
+ */
+static int edge_nl_place_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **a = info->attrs;
+	struct edge_device *ed = NULL;
+	struct sk_buff *msg;
+	char name[16];
+	u64 mem, id = 0;
+	int ret, pol = EDGE_PLACE_ALG3;
+	void *hdr;
+
+	if (GENL_REQ_ATTR_CHECK(info, EDGE_A_PLACE_MEM) ||
+	    GENL_REQ_ATTR_CHECK(info, EDGE_A_PLACE_THREADS) ||
+	    GENL_REQ_ATTR_CHECK(info, EDGE_A_PLACE_BLOCKS)) {
+		GENL_SET_ERR_MSG(info,
+				 "place needs place-mem, place-threads and place-blocks");
+		return -EINVAL;
+	}
+	if (a[EDGE_A_PLACE_POLICY])
+		pol = edge_place_policy_find(nla_data(a[EDGE_A_PLACE_POLICY]));
+	if (pol < 0) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_PLACE_POLICY],
+				    "unknown placement policy (sa, cg, mgb-alg2, mgb-alg3, ...)");
+		return -EINVAL;
+	}
+	mem = nla_get_u64(a[EDGE_A_PLACE_MEM]);
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	ret = edge_place(pol, mem, nla_get_u32(a[EDGE_A_PLACE_THREADS]),
+			 nla_get_u32(a[EDGE_A_PLACE_BLOCKS]), info->snd_portid,
+			 task_tgid_nr(current), &ed, &id);
+	if (ret == -EBUSY)
+		GENL_SET_ERR_MSG(info, "no device has room for the job");
+	else if (ret == -ENOMEM && ed)
+		GENL_SET_ERR_MSG(info,
+				 "policy chose a device without the memory: OOM");
+	else if (ret == -ENOSPC)
+		GENL_SET_ERR_MSG(info, "too many reservations");
+	if (ret)
+		goto err;
+	hdr = genlmsg_put_reply(msg, info, &edge_nl_family, 0, EDGE_CMD_PLACE);
+	snprintf(name, sizeof(name), "edge%d", ed->index);
+	if (!hdr || nla_put_u32(msg, EDGE_A_DEV_INDEX, ed->index) ||
+	    nla_put_string(msg, EDGE_A_DEV_NAME, name) ||
+	    edge_nl_put_u64(msg, EDGE_A_PLACE_ID, id) ||
+	    edge_nl_put_u64(msg, EDGE_A_PLACE_MEM, mem) ||
+	    nla_put_string(msg, EDGE_A_PLACE_POLICY,
+			   edge_place_policy_name(pol))) {
+		edge_place_release(info->snd_portid, id);
+		ret = -EMSGSIZE;
+		goto err;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+err:
+	nlmsg_free(msg);
+	return ret;
+}
+
+static int edge_nl_place_release_doit(struct sk_buff *skb,
+				      struct genl_info *info)
+{
+	struct nlattr *ia = info->attrs[EDGE_A_PLACE_ID];
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, EDGE_A_PLACE_ID)) {
+		GENL_SET_ERR_MSG(info, "place-release needs place-id");
+		return -EINVAL;
+	}
+	ret = edge_place_release(info->snd_portid, nla_get_u64(ia));
+	if (ret)
+		NL_SET_ERR_MSG_ATTR(info->extack, ia,
+				    "this socket holds no such reservation");
+	return ret;
+}
+
 static const struct genl_ops edge_nl_ops[] = {
 	{
 		.cmd = EDGE_CMD_DEV_GET,
@@ -899,6 +1010,15 @@ static const struct genl_ops edge_nl_ops[] = {
 		.cmd = EDGE_CMD_SCHED_SET,
 		.doit = edge_nl_sched_set_doit,
 		.internal_flags = EDGE_NL_WRITE,
+	},
+	/* Open to all, as /dev/edgeN is: memory a job would register. */
+	{
+		.cmd = EDGE_CMD_PLACE,
+		.doit = edge_nl_place_doit,
+	},
+	{
+		.cmd = EDGE_CMD_PLACE_RELEASE,
+		.doit = edge_nl_place_release_doit,
 	},
 };
 

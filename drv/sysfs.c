@@ -167,6 +167,56 @@ static ssize_t cpu_store(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RW(cpu);
 
+/* Device memory (place.c): one snapshot under its own lock. */
+enum {
+	EDGE_MEM_TOTAL,
+	EDGE_MEM_USED,
+	EDGE_MEM_PEAK,
+	EDGE_MEM_OOM,
+	EDGE_MEM_RESV,
+};
+
+static ssize_t edge_mem_show(struct device *dev, char *buf, int which)
+{
+	struct edge_device *ed = dev_get_drvdata(dev);
+	struct edge_mem_view v;
+	u64 x;
+
+	edge_mem_view(ed, &v);
+	switch (which) {
+	case EDGE_MEM_TOTAL:
+		x = v.total;
+		break;
+	case EDGE_MEM_USED:
+		x = v.used;
+		break;
+	case EDGE_MEM_PEAK:
+		x = v.peak;
+		break;
+	case EDGE_MEM_OOM:
+		x = v.oom;
+		break;
+	default:
+		x = v.resv;
+		break;
+	}
+	return sysfs_emit(buf, "%llu\n", x);
+}
+
+#define EDGE_MEM_ATTR(name, which)					\
+static ssize_t name##_show(struct device *dev,				\
+			   struct device_attribute *attr, char *buf)	\
+{									\
+	return edge_mem_show(dev, buf, which);				\
+}									\
+static DEVICE_ATTR_RO(name)
+
+EDGE_MEM_ATTR(mem_total, EDGE_MEM_TOTAL);
+EDGE_MEM_ATTR(mem_used, EDGE_MEM_USED);
+EDGE_MEM_ATTR(mem_peak, EDGE_MEM_PEAK);
+EDGE_MEM_ATTR(mem_oom, EDGE_MEM_OOM);
+EDGE_MEM_ATTR(mem_reservations, EDGE_MEM_RESV);
+
 /* Listed by index below: a counter added above must be added there too. */
 static_assert(ARRAY_SIZE(edge_stat_attrs) == 15);
 
@@ -191,6 +241,11 @@ static struct attribute *edge_attrs[] = {
 	&dev_attr_poll_idle_us.attr,
 	&dev_attr_cpu.attr,
 	&dev_attr_time_scale_pct.attr,
+	&dev_attr_mem_total.attr,
+	&dev_attr_mem_used.attr,
+	&dev_attr_mem_peak.attr,
+	&dev_attr_mem_oom.attr,
+	&dev_attr_mem_reservations.attr,
 	NULL,
 };
 

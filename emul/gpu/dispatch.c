@@ -123,6 +123,34 @@ u32 edge_simt_resident(const struct edge_simt *s, const struct edge_kinst *ki,
 	return 0;
 }
 
+/*
+ * The live load a placement weighs (drv/place.c): @warps, those resident
+ * on the cores now (event warps included) plus those of the TBs queued
+ * kernels have yet to dispatch, at most what the cores hold at once;
+ * @tbs, the TBs resident.
+ */
+void edge_simt_load(const struct edge_simt *s, u32 *warps, u32 *tbs)
+{
+	u64 w = 0, cap = (u64)s->p->num_cores *
+			 (s->p->threads_per_core / s->p->warp_size);
+	const struct edge_kinst *ki;
+	u32 i, n = 0;
+
+	for (i = 0; i < s->p->num_cores; i++) {
+		w += s->cores[i].warps;
+		n += s->cores[i].tbs;
+	}
+	for (ki = s->queue; ki && w < cap; ki = ki->next) {
+		u64 left = ki->k.num_tbs - ki->tbs_dispatched;
+
+		/* Capped before the product: a grid may be huge. */
+		if (ki->k.num_tbs > ki->tbs_dispatched)
+			w += (left < cap ? left : cap) * ki->k.warps_per_tb;
+	}
+	*warps = w < cap ? (u32)w : (u32)cap;
+	*tbs = n;
+}
+
 void edge_simt_kcount_add(struct edge_core *c, struct edge_kinst *ki)
 {
 	u32 i;

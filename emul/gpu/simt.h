@@ -295,6 +295,7 @@ u64 edge_simt_done_tb_ns(const struct edge_simt *s);
 void edge_simt_tb_reschedule(struct edge_simt *s, struct edge_tb *tb);
 u32 edge_simt_resident(const struct edge_simt *s, const struct edge_kinst *ki,
 		       u32 core);
+void edge_simt_load(const struct edge_simt *s, u32 *warps, u32 *tbs);
 void edge_simt_requeue(struct edge_simt *s);
 bool edge_simt_queue_before(const struct edge_simt *s,
 			    const struct edge_kinst *a,

@@ -70,6 +70,8 @@ TEST(uapi_layout)
 	EXPECT_EQ(0, offsetof(struct edge_register, deadline_ns) % 8);
 	EXPECT_EQ(EDGE_REGISTER_SIZE_VER3,
 		  offsetof(struct edge_register, deadline_ns) + 8);
+	EXPECT_EQ(EDGE_REGISTER_SIZE_VER4,
+		  offsetof(struct edge_register, mem_bytes) + 8);
 	/* The command numbers carry no size (the struct's first field does). */
 	EXPECT_EQ(0, _IOC_SIZE(EDGE_IOC_GET_INFO));
 	EXPECT_EQ(0, _IOC_SIZE(EDGE_IOC_REGISTER_EVENT));

@@ -6,7 +6,7 @@
  * For each operation (module load, open, REGISTER_EVENT, mmap of the
  * doorbell page and of both rings, SUBMIT_JOB, and every command of the
  * "edge" netlink family: dev add/del/set/get, the dumps, stats, sched
- * get/set), the 1st,
+ * get/set, place), the 1st,
  * 2nd, ... fault point the
  * operation reaches in this task fails in turn (failslab, fail_page_alloc
  * with order 0 and sleeping allocations included, fail_usercopy), until
@@ -623,6 +623,58 @@ static int nl_sched_check(struct op *op, int ret, bool injected)
 	       edge_sysfs_write(0, "sched/policy", op->old_sched);
 }
 
+/*
+ * place on its own socket, so that closing it gives back a reservation
+ * whose reply was lost (its id unknown), as a killed scheduler's would.
+ */
+static struct enl place_nl;
+static bool place_nl_open;
+
+static int nl_place_prep(struct op *op)
+{
+	struct timeval tv = { 5, 0 };
+
+	if (place_nl_open)
+		return 0;
+	if (enl_open(&place_nl))
+		return -1;
+	setsockopt(place_nl.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	place_nl_open = true;
+	return 0;
+}
+
+static int nl_place_run(struct op *op)
+{
+	uint64_t mem = 1 << 20;
+	struct enl_msg m;
+
+	enl_msg(&place_nl, &m, EDGE_CMD_PLACE, 0);
+	enl_put(&m, EDGE_A_PLACE_MEM, &mem, sizeof(mem));
+	enl_put_u32(&m, EDGE_A_PLACE_THREADS, 64);
+	enl_put_u32(&m, EDGE_A_PLACE_BLOCKS, 4);
+	return enl_do(&place_nl, &m, NULL, NULL);
+}
+
+/* Reserved whole (1 MB, one reservation) or not at all; then released. */
+static int nl_place_check(struct op *op, int ret, bool injected)
+{
+	long long used = edge_sysfs_read(0, "mem_used");
+	long long resv = edge_sysfs_read(0, "mem_reservations");
+	bool there = used == 1 << 20 && resv == 1;
+	int i;
+
+	if (!there && (used || resv))
+		return -1;
+	if (there ? ret && !nl_lost(ret) : !ret)
+		return -1;
+	enl_close(&place_nl);
+	place_nl_open = false;
+	for (i = 0; i < 200 && edge_sysfs_read(0, "mem_used"); i++)
+		sleep_ms(5);
+	return edge_sysfs_read(0, "mem_used") ||
+	       edge_sysfs_read(0, "mem_reservations") ? -1 : 0;
+}
+
 static int nl_count;
 
 static void nl_count_cb(const struct enl_reply *r, void *arg)
@@ -678,7 +730,7 @@ int main(void)
 		ksft_exit_skip("no fault injection in this kernel (the debug kernel has it)\n");
 	if (geteuid())
 		ksft_exit_skip("needs root\n");
-	ksft_set_plan(8 + 9);
+	ksft_set_plan(8 + 10);
 	nth_fd = open(path, O_RDWR | O_CLOEXEC);
 	if (nth_fd < 0)
 		ksft_exit_fail_msg("%s: %s\n", path, strerror(errno));
@@ -785,6 +837,13 @@ int main(void)
 		op.check = nl_sched_check;
 		op.points = op.injected = op.errors = op.survived = 0;
 		report(&op, fault_loop(&op));
+		op.name = "nl_place";
+		op.prep = nl_place_prep;
+		op.run = nl_place_run;
+		op.check = nl_place_check;
+		op.points = op.injected = op.errors = op.survived = 0;
+		report(&op, fault_loop(&op));
+		op.prep = NULL;
 		for (i = 0; i < (int)ARRAY_SIZE(reads); i++) {
 			op.name = reads[i].name;
 			op.cmd = reads[i].cmd;

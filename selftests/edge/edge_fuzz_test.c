@@ -660,7 +660,8 @@ static size_t nl_rand_attrs(uint8_t *p, size_t room, int depth)
 	static const uint16_t inputs[] = {
 		EDGE_A_DEV_INDEX, EDGE_A_DEV_INDEX, EDGE_A_PRESET,
 		EDGE_A_TIME_MODE, EDGE_A_POLL_IDLE_US, EDGE_A_TIME_SCALE_PCT,
-		EDGE_A_CPU,
+		EDGE_A_CPU, EDGE_A_PLACE_MEM, EDGE_A_PLACE_THREADS,
+		EDGE_A_PLACE_BLOCKS, EDGE_A_PLACE_POLICY, EDGE_A_PLACE_ID,
 	};
 
 	if (!depth && below(2))
@@ -673,8 +674,10 @@ static size_t nl_rand_attrs(uint8_t *p, size_t room, int depth)
 			break;
 		a->nla_type = below(4) ? inputs[below(ARRAY_SIZE(inputs))] :
 					 below(EDGE_A_MAX + 4);
-		if (a->nla_type != EDGE_A_PRESET && below(4))
-			len = 4;
+		if (a->nla_type != EDGE_A_PRESET &&
+		    a->nla_type != EDGE_A_PLACE_POLICY && below(4))
+			len = a->nla_type == EDGE_A_PLACE_MEM ||
+			      a->nla_type == EDGE_A_PLACE_ID ? 8 : 4;
 		for (uint32_t j = 0; j < len; j++)
 			p[off + NLA_HDRLEN + j] = below(3) ? 0 : (uint8_t)rnd();
 		if (len == 4 && below(2))	/* a small number */
@@ -682,6 +685,16 @@ static size_t nl_rand_attrs(uint8_t *p, size_t room, int depth)
 		if (below(3) == 0 && a->nla_type == EDGE_A_PRESET && len) {
 			static const char *const names[] = { "edge", "lax",
 							     "h100-like", "x" };
+			const char *nm = names[below(4)];
+
+			len = strlen(nm) + below(2);
+			memcpy(p + off + NLA_HDRLEN, nm, len);
+		}
+		/* place: a policy's name, or almost one. */
+		if (below(3) == 0 && a->nla_type == EDGE_A_PLACE_POLICY && len) {
+			static const char *const names[] = { "sa", "cg",
+							     "mgb-alg2",
+							     "mgb-alg3" };
 			const char *nm = names[below(4)];
 
 			len = strlen(nm) + below(2);
@@ -754,6 +767,8 @@ static void op_netlink(void)
 	case 0: case EINVAL: case ERANGE: case EOPNOTSUPP: case ENODEV:
 	case EEXIST: case ENOSPC: case ENOMEM: case EMSGSIZE: case ENOBUFS:
 	case EAGAIN: case EPERM:
+	/* place: no device has room; place-release: not this socket's. */
+	case EBUSY: case ENOENT:
 		break;
 	default:
 		if (__atomic_fetch_add(&sh->bad_errno, 1, __ATOMIC_RELAXED) == 0)

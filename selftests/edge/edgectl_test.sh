@@ -25,7 +25,7 @@ err() {
 }
 
 echo "TAP version 13"
-echo "1..18"
+echo "1..24"
 rmmod edge_nicsim 2>/dev/null
 rmmod edge 2>/dev/null
 insmod "${EDGE_KO:-/edge/edge.ko}" virtual_time=1 || { echo "Bail out! insmod"; exit 1; }
@@ -65,5 +65,22 @@ err no_device "no such device" dev del edge7
 err range "out of range" dev add index 64
 # EPERM as uid 65534 is edge_netlink_test's (busybox has no setuid tool).
 t dev_del $ctl dev del edge5
+# place: the reservation is counted while edgectl (or the command it
+# became) lives, and goes with it, even when it is killed.  edge0 alone:
+# the edge preset's 1.5 GB.
+used() { cat /sys/class/edge/edge0/mem_used; }
+t place_probe sh -c "$ctl place mem 512M threads 256 blocks 64 | grep -q '^edge0: .*place_id'"
+json place -j place mem 1M threads 32 blocks 1 policy sa
+t place_cmd sh -c "[ \$($ctl place mem 1G threads 256 blocks 64 -- sh -c 'cat /sys/class/edge/\${EDGE_DEV#/dev/}/mem_used' | tail -n 1) = 1073741824 ]"
+$ctl place mem 1G threads 256 blocks 64 hold >/tmp/hold.out 2>&1 &
+hold=$!
+sleep 1
+t place_hold sh -c "[ $(used) = 1073741824 ]"
+kill -9 $hold
+wait $hold
+sleep 1
+t place_killed_released sh -c "[ $(used) = 0 ]"
+err place_ebusy "no device has room" place mem 64G threads 256 blocks 64
+err place_bad_policy "unknown placement policy" place mem 1G threads 32 blocks 1 policy bogus
 rmmod edge || nok unload
 exit $fail

@@ -404,7 +404,7 @@ TEST(validate_warp_state)
 
 	/* Every field has a bound, and the struct is all u32 fields. */
 	ASSERT_EQ(sizeof(struct edge_warp_state), ARRAY_SIZE(f) * sizeof(u32));
-	EXPECT_EQ((size_t)EDGE_REGISTER_SIZE_VER3, sizeof(struct edge_register));
+	EXPECT_EQ((size_t)EDGE_REGISTER_SIZE_VER4, sizeof(struct edge_register));
 	EXPECT_EQ((size_t)EDGE_REGISTER_SIZE_VER1,
 		  offsetof(struct edge_register, table_ptr));
 	EXPECT_EQ((size_t)EDGE_REGISTER_SIZE_VER0,

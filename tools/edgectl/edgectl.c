@@ -14,13 +14,17 @@
  *   edgectl sched set dev edgeN [policy P] [victim V] [queue Q] [KNOB N]...
  *   edgectl [-j] monitor [-n COUNT]
  *   edgectl top [-n ITERATIONS] [dev edgeN]
+ *   edgectl [-j] place mem SIZE threads N blocks N [policy NAME]
+ *                [hold | -- CMD [ARG]...]
  *
  * libnl 3.7 has no extack helper: NETLINK_EXT_ACK is set on the socket
  * and the error callback reads the errno and the kernel's message from
  * the NLMSG_ERROR itself (libnl's own error codes lose the errno).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +113,16 @@ static const struct {
 	[EDGE_A_JOB_AGE_NS] = { "age_ns", K_U64 },
 	[EDGE_A_JOB_KERNELS] = { "kernels", K_U32 },
 	[EDGE_A_JOB_LAUNCHED] = { "launched", K_U32 },
+	[EDGE_A_MEM_TOTAL] = { "mem_total", K_U64 },
+	[EDGE_A_MEM_USED] = { "mem_used", K_U64 },
+	[EDGE_A_MEM_PEAK] = { "mem_peak", K_U64 },
+	[EDGE_A_MEM_OOM] = { "mem_oom", K_U64 },
+	[EDGE_A_MEM_RESERVATIONS] = { "reservations", K_U32 },
+	[EDGE_A_PLACE_MEM] = { "mem", K_U64 },
+	[EDGE_A_PLACE_THREADS] = { "threads", K_U32 },
+	[EDGE_A_PLACE_BLOCKS] = { "blocks", K_U32 },
+	[EDGE_A_PLACE_POLICY] = { "policy", K_STR },
+	[EDGE_A_PLACE_ID] = { "place_id", K_U64 },
 };
 
 /* sched set's words: attribute, and whether it takes a name. */
@@ -180,7 +194,9 @@ static void usage(void)
 	      "  sched set dev edgeN [policy drain|reserve|preempt] [victim V]\n"
 	      "            [queue NAME] [flush MASK] [reserve_pct N] [prema_ns N] ...\n"
 	      "  monitor [-n COUNT]\n"
-	      "  top [-n ITERATIONS] [dev edgeN]\n", stderr);
+	      "  top [-n ITERATIONS] [dev edgeN]\n"
+	      "  place mem SIZE[K|M|G] threads N blocks N [policy sa|cg|mgb-alg2|mgb-alg3]\n"
+	      "        [hold | -- CMD [ARG]...]\n", stderr);
 	exit(2);
 }
 
@@ -842,6 +858,139 @@ static int cmd_top(struct ctx *c, long iters, int onedev)
 	return 0;
 }
 
+/* Bytes: a number with an optional K, M or G (powers of 1024). */
+static uint64_t size_arg(const char *s)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (!*s || *s == '-' || errno)
+		die("bad size \"%s\"", s);
+	switch (*end) {
+	case 'k': case 'K':
+		v <<= 10, end++;
+		break;
+	case 'm': case 'M':
+		v <<= 20, end++;
+		break;
+	case 'g': case 'G':
+		v <<= 30, end++;
+		break;
+	}
+	if (*end)
+		die("bad size \"%s\"", s);
+	return v;
+}
+
+struct placed {
+	uint32_t index;
+	uint64_t id;
+	bool got;
+};
+
+static void place_each(struct ctx *c, uint8_t cmd, struct nlattr **tb)
+{
+	struct placed *p = c->arg;
+
+	if (!tb[EDGE_A_DEV_INDEX] || !tb[EDGE_A_PLACE_ID])
+		return;
+	p->index = nla_get_u32(tb[EDGE_A_DEV_INDEX]);
+	p->id = nla_get_u64(tb[EDGE_A_PLACE_ID]);
+	p->got = true;
+	print_obj(NULL, tb, false);
+}
+
+static volatile sig_atomic_t place_stop;
+
+static void place_signal(int sig)
+{
+	place_stop = 1;
+}
+
+/*
+ * The user-level scheduler's probe.  The reservation belongs to this
+ * netlink socket: it ends when the socket closes.  "hold" keeps it until
+ * SIGINT/SIGTERM (then place-release) or SIGKILL (the socket closes);
+ * "-- CMD" execs CMD in this very process with the socket left open, so
+ * the reservation lives exactly as long as CMD does, and CMD (the same
+ * process) draws on it when it registers with mem_bytes on $EDGE_DEV.
+ */
+static int cmd_place(struct ctx *c, int argc, char **argv)
+{
+	struct placed p = { 0 };
+	struct sigaction sa = { .sa_handler = place_signal };
+	struct nl_msg *m = req(c, EDGE_CMD_PLACE, 0);
+	char **cmd = NULL, buf[32];
+	bool hold = false;
+	int fd;
+
+	while (argc) {
+		if (!strcmp(argv[0], "--")) {
+			cmd = argv + 1;
+			if (!*cmd)
+				usage();
+			break;
+		}
+		if (!strcmp(argv[0], "hold")) {
+			hold = true;
+			argc--;
+			argv++;
+			continue;
+		}
+		if (argc < 2)
+			usage();
+		if (!strcmp(argv[0], "mem"))
+			nla_put_u64(m, EDGE_A_PLACE_MEM, size_arg(argv[1]));
+		else if (!strcmp(argv[0], "threads"))
+			nla_put_u32(m, EDGE_A_PLACE_THREADS, number(argv[1]));
+		else if (!strcmp(argv[0], "blocks"))
+			nla_put_u32(m, EDGE_A_PLACE_BLOCKS, number(argv[1]));
+		else if (!strcmp(argv[0], "policy"))
+			nla_put_string(m, EDGE_A_PLACE_POLICY, argv[1]);
+		else
+			usage();
+		argc -= 2;
+		argv += 2;
+	}
+	c->each = place_each;
+	c->arg = &p;
+	json_begin();
+	xfer(c, m);
+	json_end();
+	if (!p.got)
+		die("%s", "no placement in the kernel's answer");
+	fflush(stdout);
+	if (cmd) {
+		snprintf(buf, sizeof(buf), "/dev/edge%u", p.index);
+		setenv("EDGE_DEV", buf, 1);
+		snprintf(buf, sizeof(buf), "%" PRIu64, p.id);
+		setenv("EDGE_PLACE_ID", buf, 1);
+		/* Kept open across exec: it owns the reservation. */
+		fd = nl_socket_get_fd(c->sk);
+		fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) & ~FD_CLOEXEC);
+		execvp(cmd[0], cmd);
+		die("cannot run %s", cmd[0]);
+	}
+	if (hold) {
+		sigset_t block, old;
+
+		sigemptyset(&block);
+		sigaddset(&block, SIGINT);
+		sigaddset(&block, SIGTERM);
+		sigprocmask(SIG_BLOCK, &block, &old);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		while (!place_stop)
+			sigsuspend(&old);
+		m = req(c, EDGE_CMD_PLACE_RELEASE, 0);
+		nla_put_u64(m, EDGE_A_PLACE_ID, p.id);
+		xfer(c, m);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ctx c;
@@ -878,6 +1027,8 @@ int main(int argc, char **argv)
 		return cmd_job(&c, argc - 1, argv + 1);
 	if (!strcmp(argv[0], "sched"))
 		return cmd_sched(&c, argc - 1, argv + 1);
+	if (!strcmp(argv[0], "place"))
+		return cmd_place(&c, argc - 1, argv + 1);
 	if (!strcmp(argv[0], "monitor") || !strcmp(argv[0], "top")) {
 		bool top = argv[0][0] == 't';
 		int onedev = -1;

@@ -15,13 +15,15 @@ import sys
 
 # The fields each object of a command must have.
 MUST = {
-    'dev_show': {'dev', 'index', 'preset', 'time'},
+    'dev_show': {'dev', 'index', 'preset', 'time', 'mem_total', 'mem_used',
+                 'mem_peak'},
     'dev_show_stats': {'dev', 'submitted', 'completed', 'cancelled'},
     'dev_show_pretty': {'dev', 'submitted'},
     'ekt_show': {'id', 'pid', 'func', 'ring', 'submitted', 'kernel'},
     'stats': {'index', 'submitted', 'completed', 'jobs_done'},
     'monitor': {'event', 'dev'},
     'sched_show': {'index', 'policy', 'victim', 'queue', 'prema_ns'},
+    'place': {'dev', 'index', 'place_id', 'mem', 'policy'},
 }
 
 

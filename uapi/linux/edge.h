@@ -271,12 +271,22 @@ struct edge_register {
 	 * completes (EDGE_CQE_DONE) and counts in sysfs "late".
 	 */
 	__u64 deadline_ns;
+	/*
+	 * VER4: device memory the entry holds while it is registered (its
+	 * buffers, as the job's cudaMalloc()s), bytes; 0: none.  Charged to
+	 * the device at registration: ENOMEM, and nothing registered, when
+	 * it does not fit (sysfs mem_oom counts it).  A process that placed
+	 * a job on this device (netlink "place") draws it from that
+	 * reservation first, so the job is not counted twice.
+	 */
+	__u64 mem_bytes;
 };
 
 #define EDGE_REGISTER_SIZE_VER0	136
 #define EDGE_REGISTER_SIZE_VER1	200
 #define EDGE_REGISTER_SIZE_VER2	216
 #define EDGE_REGISTER_SIZE_VER3	224
+#define EDGE_REGISTER_SIZE_VER4	232
 
 /**
  * struct edge_unregister - EDGE_IOC_UNREGISTER_EVENT (edgeUnregisterEvent)

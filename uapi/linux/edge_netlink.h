@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
 /*
  * The "edge" generic netlink family: devices made and removed at run
- * time, their tables, statistics and knobs, and a "monitor" group.
+ * time, their tables, statistics and knobs, a "monitor" group, and the
+ * placement probe of a user-level scheduler (place, place-release).
  *
  * Documentation/netlink/specs/edge.yaml is the source of truth; this
  * header must agree with it (tools/nlspec-check.py, run by make check).
@@ -91,6 +92,16 @@ enum {
 	EDGE_A_JOB_AGE_NS,
 	EDGE_A_JOB_KERNELS,
 	EDGE_A_JOB_LAUNCHED,
+	EDGE_A_MEM_TOTAL,
+	EDGE_A_MEM_USED,
+	EDGE_A_MEM_PEAK,
+	EDGE_A_MEM_OOM,
+	EDGE_A_MEM_RESERVATIONS,
+	EDGE_A_PLACE_MEM,
+	EDGE_A_PLACE_THREADS,
+	EDGE_A_PLACE_BLOCKS,
+	EDGE_A_PLACE_POLICY,
+	EDGE_A_PLACE_ID,
 
 	__EDGE_A_MAX,
 	EDGE_A_MAX = (__EDGE_A_MAX - 1)
@@ -112,6 +123,8 @@ enum {
 	EDGE_CMD_SCHED_SET,
 	EDGE_CMD_POLICY_NTF,
 	EDGE_CMD_JOB_GET,
+	EDGE_CMD_PLACE,
+	EDGE_CMD_PLACE_RELEASE,
 
 	__EDGE_CMD_MAX,
 	EDGE_CMD_MAX = (__EDGE_CMD_MAX - 1)
