@@ -119,6 +119,11 @@ static void frontend_sleep(struct edge_device *ed, u64 timeout_ns)
 	}
 	finish_wait(&ed->wait, &wait);
 	edge_model_set_sq_flags(&ed->model, 0);
+	/*
+	 * Woken by a KICK, or kept awake by a doorbell: its producer may set
+	 * no summary bit (uapi "Doorbell summary"), so poll them all.
+	 */
+	edge_model_rescan(&ed->model);
 }
 
 static int frontend_thread(void *data)
