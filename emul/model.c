@@ -357,7 +357,12 @@ u32 edge_model_cancel(struct edge_model *m, u32 id)
 	return n;
 }
 
-static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
+/*
+ * Not inlined: consume() then saves no registers for the steps that
+ * poll nothing (most of them).
+ */
+static noinline u32 poll_entry(struct edge_model *m,
+			       struct edge_ekt_entry *ent)
 {
 	u32 n = edge_ring_avail(&ent->ring, ent->inflight);
 	u32 i;
@@ -520,12 +525,17 @@ u32 edge_model_run_budget(struct edge_model *m, u64 until, u32 budget)
 	u32 n = 0;
 
 	while (n < budget && edge_engine_pop_due(&m->eng, until, &ev)) {
-		bool known = edge_simt_handle(&m->simt, &ev) ||
-			     edge_cp_handle(m->cp, &ev);
+		bool known;
 
+		/* Steps run in place of events count as events. */
+		m->eng.fold_left = budget - n - 1;
+		m->eng.folded = 0;
+		known = edge_simt_handle(&m->simt, &ev) ||
+			edge_cp_handle(m->cp, &ev);
 		EDGE_ASSERT(known);
-		n++;
+		n += 1 + m->eng.folded;
 	}
+	m->eng.fold_left = ~0U;
 	return n;
 }
 
