@@ -137,7 +137,7 @@ extern void (*edge_trace_hook)(const struct edge_engine *eng, u32 tp,
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
-#define noinline	__attribute__((__noinline__))
+
 #ifndef BIT_ULL
 #define BIT_ULL(nr)	(1ULL << (nr))
 #endif

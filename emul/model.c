@@ -357,12 +357,7 @@ u32 edge_model_cancel(struct edge_model *m, u32 id)
 	return n;
 }
 
-/*
- * Not inlined: consume() then saves no registers for the steps that
- * poll nothing (most of them).
- */
-static noinline u32 poll_entry(struct edge_model *m,
-			       struct edge_ekt_entry *ent)
+static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 {
 	u32 n = edge_ring_avail(&ent->ring, ent->inflight);
 	u32 i;
