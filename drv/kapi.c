@@ -544,6 +544,10 @@ void edge_kapi_dispatched(struct edge_device *ed)
 
 	if (!ed->nr_kqs)
 		return;
+	/*
+	 * A read of its own: the step's came before the doorbell loads, so
+	 * it may precede a submission the step took.
+	 */
 	now = ktime_get_ns();
 	for (i = 0; i < EDGE_EKT_ENTRIES; i++) {
 		struct edge_kq *q = ed->kqs[i];

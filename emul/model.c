@@ -444,6 +444,27 @@ u32 edge_model_consume(struct edge_model *m)
 	return n;
 }
 
+/*
+ * Would edge_model_consume() look at any doorbell now?  False when no
+ * summary bit is set, every entry has a summary word and no poll of
+ * every entry is due: then the step is counted towards that poll, as
+ * consume() would count it, and the caller may skip consume() and the
+ * clock read that would time-stamp what it takes.  Bits set after the
+ * look are taken at the next step.
+ */
+bool edge_model_rung(struct edge_model *m)
+{
+	u32 i;
+
+	if (m->always || m->scan_all || m->scan_steps + 1 >= EDGE_DB_SCAN_STEPS)
+		return true;
+	for (i = 0; i < m->nr_sum; i++)
+		if (edge_read_once(*m->sum[i]))
+			return true;
+	m->scan_steps++;
+	return false;
+}
+
 /* One scheduling pass for everything that arrived at this instant. */
 void edge_model_schedule(struct edge_model *m)
 {

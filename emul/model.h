@@ -132,6 +132,7 @@ int edge_model_unregister(struct edge_model *m, u32 id, void *owner);
 u32 edge_model_cancel(struct edge_model *m, u32 id);
 u32 edge_model_poll(struct edge_model *m);
 u32 edge_model_consume(struct edge_model *m);
+bool edge_model_rung(struct edge_model *m);
 void edge_model_schedule(struct edge_model *m);
 u32 edge_model_run_until(struct edge_model *m, u64 until);
 u32 edge_model_run_budget(struct edge_model *m, u64 until, u32 budget);
