@@ -407,7 +407,7 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
  */
 u32 edge_model_consume(struct edge_model *m)
 {
-	u64 live = m->always;
+	u64 live = m->always | m->again;
 	u32 n = 0, i;
 
 	/*
@@ -425,6 +425,7 @@ u32 edge_model_consume(struct edge_model *m)
 		live = m->live;
 	}
 	live &= m->live;
+	m->again = 0;
 	/*
 	 * Polled in id order as before; a doorbell word equal to the
 	 * entry's head (nothing rung) costs one load and a compare, not a
@@ -436,10 +437,19 @@ u32 edge_model_consume(struct edge_model *m)
 		u32 id = edge_ffs64(live);
 
 		live &= live - 1;
-		if (edge_load_acquire(m->poll_db[id]) != m->poll_head[id])
+		if (edge_load_acquire(m->poll_db[id]) != m->poll_head[id]) {
 			n += poll_entry(m, &m->ekt.e[id]);
-		else
+			/*
+			 * What backpressure left in the ring is looked at
+			 * again at the next step, as before the summary: its
+			 * bit is spent, and its producer will not ring again
+			 * for entries it rang already.
+			 */
+			if (edge_read_once(*m->poll_db[id]) != m->poll_head[id])
+				m->again |= BIT_ULL(id);
+		} else {
 			edge_store_release(m->poll_sqh[id], m->poll_head[id]);
+		}
 	}
 	return n;
 }
@@ -456,7 +466,8 @@ bool edge_model_rung(struct edge_model *m)
 {
 	u32 i;
 
-	if (m->always || m->scan_all || m->scan_steps + 1 >= EDGE_DB_SCAN_STEPS)
+	if (m->always || m->again || m->scan_all ||
+	    m->scan_steps + 1 >= EDGE_DB_SCAN_STEPS)
 		return true;
 	for (i = 0; i < m->nr_sum; i++)
 		if (edge_read_once(*m->sum[i]))

@@ -101,6 +101,7 @@ struct edge_model {
 	u8 sum_of[EDGE_EKT_ENTRIES];
 	u32 nr_sum;
 	u64 always;
+	u64 again;		/* ids that backpressure left work in */
 	u32 scan_steps;		/* steps since every live entry was polled */
 	bool scan_all;		/* poll every live entry at the next step */
 	u32 sq_flags;		/* EDGE_SQ_* every ring shows now */

@@ -170,6 +170,56 @@ TEST(dbsum_only_rung_entries_polled)
 	EXPECT_NO_LEAKS();
 }
 
+/*
+ * Backpressure: a doorbell of more events than the SIMT model's queues
+ * take leaves the rest in the ring, and its bit is spent.  The rest is
+ * looked at again at the next step, not only at the full poll.
+ */
+TEST(dbsum_backpressure_polled_again)
+{
+	struct edge_register reg = emul_reg_one_warp();
+	struct edge_ring_mem mem;
+	struct edge_kdesc k;
+	struct rig r;
+	u32 id, first, i;
+
+	rig_init(_metadata, &r, true);
+	reg.ring_entries = 4096;
+	ASSERT_EQ(0, edge_validate_register(edge_p(), &reg, &k));
+	edge_ring_layout(4096, 8, PAGE, &mem.layout);
+	mem.doorbells = r.db;
+	mem.summary = r.sum;
+	mem.sq = calloc(1, mem.layout.sq_size);
+	mem.cq = calloc(1, mem.layout.cq_size);
+	ASSERT_NE(NULL, mem.sq);
+	ASSERT_NE(NULL, mem.cq);
+	ASSERT_EQ(0, edge_model_register(&r.m, &k, &mem, &r.m, &id));
+	edge_model_rescan(&r.m);
+	edge_model_poll(&r.m);
+	__atomic_store_n(&r.db[id], 4096, __ATOMIC_RELEASE);
+	__atomic_fetch_or(r.sum, BIT_ULL(id), __ATOMIC_SEQ_CST);
+	first = edge_model_poll(&r.m);
+	ASSERT_GT(first, 0U);
+	ASSERT_LT(first, 4096U);
+	/* Room comes back as events complete; nobody rings again. */
+	edge_model_run_until(&r.m, EDGE_TIME_NEVER - 1);
+	EXPECT_GT(edge_model_poll(&r.m), 0U);
+	for (i = 0; i < 64 && r.m.st.submitted < 4096; i++) {
+		edge_model_run_until(&r.m, EDGE_TIME_NEVER - 1);
+		edge_model_poll(&r.m);
+	}
+	EXPECT_EQ(4096ULL, r.m.st.submitted);
+	edge_model_fini(&r.m);
+	free(mem.sq);
+	free(mem.cq);
+	for (i = 0; i < NQ; i++) {
+		free(r.mem[i].sq);
+		free(r.mem[i].cq);
+	}
+	free(r.db);
+	EXPECT_NO_LEAKS();
+}
+
 /* Entries without a summary word (no page to hold one): every step. */
 TEST(dbsum_without_summary_every_step)
 {
