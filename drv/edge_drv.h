@@ -100,6 +100,20 @@ struct edge_device {
 	u32 resv_tbs;
 };
 
+/*
+ * A doorbell page (a file's, or the kernel queues' edge_device.kdoorbells)
+ * holds a word per EKT id, then, on a cache line of its own, the summary
+ * word its producers set a bit in when they ring (uapi "Doorbell
+ * summary").  EDGE_DB_PAGE_BYTES: what a page needs.
+ */
+#define EDGE_DB_SUMMARY_OFF	(EDGE_EKT_ENTRIES * sizeof(u32))
+#define EDGE_DB_PAGE_BYTES	(EDGE_DB_SUMMARY_OFF + 64)
+
+static inline u64 *edge_db_summary(u32 *doorbells)
+{
+	return (u64 *)((u8 *)doorbells + EDGE_DB_SUMMARY_OFF);
+}
+
 /* One entry's rings, as a file registered them. */
 struct edge_file_ring {
 	void *sq;

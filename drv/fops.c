@@ -40,6 +40,9 @@ e2big:
 	return -E2BIG;
 }
 
+/* The file's doorbell page holds its words and their summary. */
+static_assert(EDGE_DB_PAGE_BYTES <= PAGE_SIZE);
+
 static long edge_get_info(struct edge_device *ed, void __user *uarg)
 {
 	const struct edge_preset *p = ed->model.preset;
@@ -70,6 +73,7 @@ static long edge_get_info(struct edge_device *ed, void __user *uarg)
 	info.poll_idle_us = READ_ONCE(ed->poll_idle_us);
 	info.doorbell_size = PAGE_SIZE;
 	info.doorbell_offset = 0;
+	info.doorbell_summary = EDGE_DB_SUMMARY_OFF;
 	strscpy(info.preset, p->name, sizeof(info.preset));
 	if (copy_to_user(uarg, &info, info.size))
 		return -EFAULT;
@@ -127,6 +131,7 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 		return -ENOMEM;
 	}
 	mem.doorbells = ef->doorbells;
+	mem.summary = edge_db_summary(ef->doorbells);
 	mem.sq = fr.sq;
 	mem.cq = fr.cq;
 	mem.layout = fr.layout;

@@ -16,15 +16,28 @@
 
 /* Model events per step: ~a few ms of work under TCG at most. */
 #define EDGE_STEP_BUDGET	4096
+/*
+ * Idle steps between two looks at the clock for the idle window, and
+ * between two drops of the model lock: under TCG the guest's clock is
+ * an emulated HPET (microseconds a read), and an idle step that reads
+ * nothing else takes well under a microsecond of model work.
+ */
+#define EDGE_IDLE_STEPS		16
 
-/* Model time in real mode.  Under ed->lock. */
-u64 edge_frontend_now(struct edge_device *ed)
+/* Model time in real mode at ktime @kt.  Under ed->lock. */
+static u64 frontend_model_time(struct edge_device *ed, u64 kt)
 {
-	u64 dt = ktime_get_ns() - ed->ts_kt;
+	u64 dt = kt - ed->ts_kt;
 
 	if (ed->time_scale_pct == 100)
 		return ed->ts_model + dt;
 	return ed->ts_model + mul_u64_u32_div(dt, ed->time_scale_pct, 100);
+}
+
+/* Model time in real mode.  Under ed->lock. */
+u64 edge_frontend_now(struct edge_device *ed)
+{
+	return frontend_model_time(ed, ktime_get_ns());
 }
 
 /*
@@ -54,21 +67,36 @@ void edge_frontend_kick(struct edge_device *ed)
 /*
  * One step: dispatch what was rung and run what is due.  Real time moves
  * the model clock to ktime; virtual time jumps it to the next event, so a
- * run is as fast as the host and independent of it.
+ * run is as fast as the host and independent of it.  *@kt is set to the
+ * step's ktime when the step read the clock (else left 0).
  */
-static bool frontend_step(struct edge_device *ed)
+static u32 frontend_step(struct edge_device *ed, u64 *kt)
 {
 	struct edge_model *m = &ed->model;
-	u32 work;
+	u32 work = 0;
 
-	if (!ed->virtual_time)
-		edge_model_advance(m, edge_frontend_now(ed));
+	if (!ed->virtual_time) {
+		bool rung = edge_model_rung(m);
+
+		/*
+		 * Nothing rung and nothing timed: the model's time matters
+		 * to nothing, so the clock is not read.  A doorbell rung
+		 * since the look is taken at the next step.
+		 */
+		if (!rung && edge_model_next_time(m) == EDGE_TIME_NEVER)
+			return 0;
+		*kt = ktime_get_ns();
+		edge_model_advance(m, frontend_model_time(ed, *kt));
+		if (rung)
+			work = edge_model_consume(m);
+	} else {
+		work = edge_model_consume(m);
+	}
 	/*
 	 * Consumption and the scheduling pass apart, so that kernel queues
 	 * are time-stamped when their entries were consumed (what a user
 	 * producer sees as sq.head moving), not after the pass.
 	 */
-	work = edge_model_consume(m);
 	if (work) {
 		edge_kapi_dispatched(ed);
 		edge_model_schedule(m);
@@ -119,48 +147,89 @@ static void frontend_sleep(struct edge_device *ed, u64 timeout_ns)
 	}
 	finish_wait(&ed->wait, &wait);
 	edge_model_set_sq_flags(&ed->model, 0);
+	/*
+	 * Woken by a KICK, or kept awake by a doorbell: its producer may set
+	 * no summary bit (uapi "Doorbell summary"), so poll them all.
+	 */
+	edge_model_rescan(&ed->model);
 }
 
+/*
+ * An idle step at ktime @now: sleep once the idle window, counted from
+ * *@idle_since, has passed.  Returns whether it slept (a new window
+ * starts then).
+ */
+static bool frontend_idle(struct edge_device *ed, u64 now, u64 idle_since)
+{
+	u64 idle_ns = (u64)READ_ONCE(ed->poll_idle_us) * NSEC_PER_USEC;
+	u64 next = edge_model_next_time(&ed->model);
+
+	/* Held virtual time has nothing to run: idle. */
+	if (ed->virtual_time && READ_ONCE(ed->vt_hold))
+		next = EDGE_TIME_NEVER;
+	if (next == EDGE_TIME_NEVER) {
+		if (now - idle_since >= idle_ns) {
+			frontend_sleep(ed, 0);
+			return true;
+		}
+	} else if (!ed->virtual_time) {
+		u64 wait = next - edge_model_now(&ed->model);
+
+		/* Model ns to wall ns at the current scale. */
+		if (ed->time_scale_pct != 100)
+			wait = mul_u64_u32_div(wait, 100, ed->time_scale_pct);
+
+		/* A far completion is no reason to spin. */
+		if (wait > idle_ns && now - idle_since >= idle_ns) {
+			frontend_sleep(ed, wait);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The loop reads the clock at most once a step, and not at all in most
+ * idle steps: a step that found work restarts the idle window, which is
+ * looked at on the first idle step after work and then every
+ * EDGE_IDLE_STEPS idle steps (at once when poll_idle_us is 0).  The
+ * model lock is dropped, and the CPU offered, after every step that did
+ * work and every EDGE_IDLE_STEPS idle ones, or when the scheduler asks.
+ */
 static int frontend_thread(void *data)
 {
 	struct edge_device *ed = data;
-	u64 last_work = ktime_get_ns();
+	u64 idle_since = 0;	/* ktime of the window's start; 0: none */
+	u32 idle_steps = 0;
 
 	mutex_lock(&ed->lock);
 	while (!kthread_should_stop()) {
-		u64 now, next, idle_ns;
+		u64 kt = 0;
+		bool drop;
 
-		if (frontend_step(ed)) {
-			last_work = ktime_get_ns();
+		if (frontend_step(ed, &kt)) {
+			idle_since = 0;
+			idle_steps = 0;
+			drop = true;
 		} else {
-			now = ktime_get_ns();
-			idle_ns = (u64)READ_ONCE(ed->poll_idle_us) * NSEC_PER_USEC;
-			next = edge_model_next_time(&ed->model);
-			/* Held virtual time has nothing to run: idle. */
-			if (ed->virtual_time && READ_ONCE(ed->vt_hold))
-				next = EDGE_TIME_NEVER;
-			if (next == EDGE_TIME_NEVER) {
-				if (now - last_work >= idle_ns) {
-					frontend_sleep(ed, 0);
-					last_work = ktime_get_ns();
-				}
-			} else if (!ed->virtual_time) {
-				u64 wait = next - edge_model_now(&ed->model);
-
-				/* Model ns to wall ns at the current scale. */
-				if (ed->time_scale_pct != 100)
-					wait = mul_u64_u32_div(wait, 100,
-							       ed->time_scale_pct);
-
-				/* A far completion is no reason to spin. */
-				if (wait > idle_ns && now - last_work >= idle_ns)
-					frontend_sleep(ed, wait);
+			drop = ++idle_steps >= EDGE_IDLE_STEPS;
+			if (!idle_since || drop || !READ_ONCE(ed->poll_idle_us)) {
+				if (!kt)
+					kt = ktime_get_ns();
+				if (!idle_since)
+					idle_since = kt;
+				if (frontend_idle(ed, kt, idle_since))
+					idle_since = 0;
 			}
+			if (drop)
+				idle_steps = 0;
 		}
 		/* Let ioctls take the model between steps. */
-		mutex_unlock(&ed->lock);
-		cond_resched();
-		mutex_lock(&ed->lock);
+		if (drop || need_resched()) {
+			mutex_unlock(&ed->lock);
+			cond_resched();
+			mutex_lock(&ed->lock);
+		}
 	}
 	mutex_unlock(&ed->lock);
 	return 0;

@@ -45,6 +45,7 @@ struct edge_kq {
 	void *cq;
 	struct edge_ring_layout layout;
 	u32 *doorbell;
+	u64 *summary;			/* the kernel queues' doorbell summary */
 	u32 *sq_head;
 	u32 *sq_flags;
 	u32 *cq_head;
@@ -188,6 +189,7 @@ struct edge_kq *__edge_kq_register(struct edge_device *ed,
 		return ERR_PTR(-ENOMEM);
 	}
 	mem.doorbells = ed->kdoorbells;
+	mem.summary = edge_db_summary(ed->kdoorbells);
 	mem.sq = q->sq;
 	mem.cq = q->cq;
 	mem.layout = q->layout;
@@ -207,6 +209,7 @@ struct edge_kq *__edge_kq_register(struct edge_device *ed,
 		const struct edge_ring *r = &ed->model.ekt.e[id].ring;
 
 		q->doorbell = r->doorbell;
+		q->summary = mem.summary;
 		q->sq_head = r->sq_head;
 		q->sq_flags = r->sq_flags;
 		q->params = r->params;
@@ -422,6 +425,21 @@ void *edge_kq_param(struct edge_kq *q, u32 k)
 }
 EXPORT_SYMBOL_GPL(edge_kq_param);
 
+/*
+ * Tell the front end which doorbell rang (uapi "Doorbell summary"): it
+ * polls only the entries whose bits it takes.  Producers of other queues
+ * set bits of the same word from any context, hence the atomic OR.  The
+ * caller's full barrier orders its tail store before our load: a bit
+ * seen set is taken after it, by an exchange that then reads the tail.
+ */
+static void kq_summary_set(struct edge_kq *q)
+{
+	u64 bit = BIT_ULL(q->id), old = READ_ONCE(*q->summary);
+
+	while (!(old & bit) && !try_cmpxchg(q->summary, &old, old | bit))
+		;
+}
+
 /**
  * edge_kq_submit() - ring the doorbell for the next @n entries
  * @q: queue
@@ -456,9 +474,11 @@ int edge_kq_submit(struct edge_kq *q, u32 n)
 	/*
 	 * The NEED_WAKEUP handshake (frontend.c frontend_sleep()): our
 	 * tail store before the flag load, against its flag store before
-	 * its doorbell load.
+	 * its doorbell load.  It also orders the tail before the summary
+	 * load of kq_summary_set().
 	 */
 	smp_mb();
+	kq_summary_set(q);
 	if (READ_ONCE(*q->sq_flags) & EDGE_SQ_NEED_WAKEUP)
 		edge_frontend_kick(q->ed);
 	rcu_read_unlock();
@@ -536,6 +556,10 @@ void edge_kapi_dispatched(struct edge_device *ed)
 
 	if (!ed->nr_kqs)
 		return;
+	/*
+	 * A read of its own: the step's came before the doorbell loads, so
+	 * it may precede a submission the step took.
+	 */
 	now = ktime_get_ns();
 	for (i = 0; i < EDGE_EKT_ENTRIES; i++) {
 		struct edge_kq *q = ed->kqs[i];

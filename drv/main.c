@@ -206,7 +206,7 @@ int edge_dev_add(const struct edge_preset *p, int vt, int index,
 	mutex_init(&ed->lock);
 	spin_lock_init(&ed->kq_lock);
 	init_waitqueue_head(&ed->wait);
-	ed->kdoorbells = kcalloc(EDGE_EKT_ENTRIES, sizeof(u32), GFP_KERNEL);
+	ed->kdoorbells = kzalloc(EDGE_DB_PAGE_BYTES, GFP_KERNEL);
 	ret = ed->kdoorbells ? edge_model_init(&ed->model, p, edge_notify) :
 			       -ENOMEM;
 	if (ret) {

@@ -63,6 +63,7 @@ static inline u64 edge_div64_64(u64 a, u64 b)
 #define edge_ffs64(x)			__ffs64(x)
 #define edge_fls64(x)			fls64(x)
 #define edge_write_once(x, v)		WRITE_ONCE(x, v)
+#define edge_xchg(p, v)			xchg(p, v)	/* full barrier */
 
 /*
  * The model's trace points (trace_points.h): tracepoints of edge.ko,
@@ -120,6 +121,7 @@ static inline u64 edge_div64_64(u64 a, u64 b)
 #define edge_store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
 #define edge_read_once(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define edge_write_once(x, v)		__atomic_store_n(&(x), v, __ATOMIC_RELAXED)
+#define edge_xchg(p, v)			__atomic_exchange_n(p, v, __ATOMIC_SEQ_CST)
 #define edge_ffs64(x)			((u32)__builtin_ctzll(x))
 #define edge_fls64(x)			((x) ? 64 - (u32)__builtin_clzll(x) : 0)
 

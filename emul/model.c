@@ -116,6 +116,48 @@ static void job_kdesc(const struct edge_model *m, const struct edge_kdesc *k,
 	}
 }
 
+/* Entry @id's producers set its bit in @w (NULL: they set none). */
+static void sum_attach(struct edge_model *m, u32 id, u64 *w)
+{
+	u32 i;
+
+	if (!w) {
+		m->always |= BIT_ULL(id);
+		return;
+	}
+	for (i = 0; i < m->nr_sum && m->sum[i] != w; i++)
+		;
+	if (i == m->nr_sum) {
+		m->sum[i] = w;
+		m->sum_refs[i] = 0;
+		m->nr_sum++;
+	}
+	m->sum_refs[i]++;
+	m->sum_of[id] = (u8)i;
+}
+
+static void sum_detach(struct edge_model *m, u32 id)
+{
+	u32 i = m->sum_of[id], last, j;
+
+	if (m->always & BIT_ULL(id)) {
+		m->always &= ~BIT_ULL(id);
+		return;
+	}
+	if (--m->sum_refs[i])
+		return;
+	/* The last word takes the freed place: renumber its entries. */
+	last = --m->nr_sum;
+	if (i == last)
+		return;
+	m->sum[i] = m->sum[last];
+	m->sum_refs[i] = m->sum_refs[last];
+	for (j = 0; j < EDGE_EKT_ENTRIES; j++)
+		if ((m->live & BIT_ULL(j)) && !(m->always & BIT_ULL(j)) &&
+		    m->sum_of[j] == last)
+			m->sum_of[j] = (u8)i;
+}
+
 /*
  * Register an event kernel whose rings live in @mem.  Fails with -EBUSY
  * when the table is full, -EINVAL when the function's table is bad
@@ -168,6 +210,7 @@ int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 	/* A reused doorbell word must not replay its previous user's tail. */
 	edge_store_release(&mem->doorbells[ent->id], 0);
 	m->live |= BIT_ULL(ent->id);
+	sum_attach(m, ent->id, mem->summary);
 	m->poll_db[ent->id] = ent->ring.doorbell;
 	m->poll_head[ent->id] = ent->ring.head;
 	m->poll_sqh[ent->id] = ent->ring.sq_head;
@@ -186,6 +229,7 @@ static void entry_release(struct edge_model *m, struct edge_ekt_entry *ent)
 	edge_free(ent->due);
 	ent->due = NULL;
 	m->live &= ~BIT_ULL(ent->id);
+	sum_detach(m, ent->id);
 	edge_ekt_free(&m->ekt, ent);
 }
 
@@ -363,27 +407,73 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
  */
 u32 edge_model_consume(struct edge_model *m)
 {
-	u64 live = m->live;
-	u32 n = 0;
+	u64 live = m->always | m->again;
+	u32 n = 0, i;
 
 	/*
-	 * Every step polls: only the registered entries, in id order as
-	 * before, and a doorbell word equal to the entry's head (nothing
-	 * rung) costs one load and a compare, not a poll.  Its head is
-	 * published again all the same, as a poll of nothing did: a
-	 * producer that scribbled on its sq_head word sees it mended at
-	 * the next poll (fuzz_ring checks it).
+	 * The entries whose producers said they rang (the summaries' bits,
+	 * taken), those without a summary, and every entry once every
+	 * EDGE_DB_SCAN_STEPS steps or when asked (edge_model_rescan()):
+	 * a doorbell rung without its bit still gets polled.
+	 */
+	for (i = 0; i < m->nr_sum; i++)
+		if (edge_read_once(*m->sum[i]))
+			live |= edge_xchg(m->sum[i], 0);
+	if (++m->scan_steps >= EDGE_DB_SCAN_STEPS || m->scan_all) {
+		m->scan_steps = 0;
+		m->scan_all = false;
+		live = m->live;
+	}
+	live &= m->live;
+	m->again = 0;
+	/*
+	 * Polled in id order as before; a doorbell word equal to the
+	 * entry's head (nothing rung) costs one load and a compare, not a
+	 * poll.  Its head is published again all the same, as a poll of
+	 * nothing did: a producer that scribbled on its sq_head word sees
+	 * it mended at its next poll (fuzz_ring checks it).
 	 */
 	while (live) {
 		u32 id = edge_ffs64(live);
 
 		live &= live - 1;
-		if (edge_load_acquire(m->poll_db[id]) != m->poll_head[id])
+		if (edge_load_acquire(m->poll_db[id]) != m->poll_head[id]) {
 			n += poll_entry(m, &m->ekt.e[id]);
-		else
+			/*
+			 * What backpressure left in the ring is looked at
+			 * again at the next step, as before the summary: its
+			 * bit is spent, and its producer will not ring again
+			 * for entries it rang already.
+			 */
+			if (edge_read_once(*m->poll_db[id]) != m->poll_head[id])
+				m->again |= BIT_ULL(id);
+		} else {
 			edge_store_release(m->poll_sqh[id], m->poll_head[id]);
+		}
 	}
 	return n;
+}
+
+/*
+ * Would edge_model_consume() look at any doorbell now?  False when no
+ * summary bit is set, every entry has a summary word and no poll of
+ * every entry is due: then the step is counted towards that poll, as
+ * consume() would count it, and the caller may skip consume() and the
+ * clock read that would time-stamp what it takes.  Bits set after the
+ * look are taken at the next step.
+ */
+bool edge_model_rung(struct edge_model *m)
+{
+	u32 i;
+
+	if (m->always || m->again || m->scan_all ||
+	    m->scan_steps + 1 >= EDGE_DB_SCAN_STEPS)
+		return true;
+	for (i = 0; i < m->nr_sum; i++)
+		if (edge_read_once(*m->sum[i]))
+			return true;
+	m->scan_steps++;
+	return false;
 }
 
 /* One scheduling pass for everything that arrived at this instant. */
@@ -462,12 +552,17 @@ u32 edge_model_run_budget(struct edge_model *m, u64 until, u32 budget)
 	u32 n = 0;
 
 	while (n < budget && edge_engine_pop_due(&m->eng, until, &ev)) {
-		bool known = edge_simt_handle(&m->simt, &ev) ||
-			     edge_cp_handle(m->cp, &ev);
+		bool known;
 
+		/* Steps run in place of events count as events. */
+		m->eng.fold_left = budget - n - 1;
+		m->eng.folded = 0;
+		known = edge_simt_handle(&m->simt, &ev) ||
+			edge_cp_handle(m->cp, &ev);
 		EDGE_ASSERT(known);
-		n++;
+		n += 1 + m->eng.folded;
 	}
+	m->eng.fold_left = ~0U;
 	return n;
 }
 
@@ -499,6 +594,16 @@ bool edge_model_doorbell_pending(const struct edge_model *m)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * Poll every registered entry at the next step, bits or not: the front
+ * end asks after it slept (a KICK from a producer that sets no bit) and
+ * when edge_model_doorbell_pending() kept it from sleeping.
+ */
+void edge_model_rescan(struct edge_model *m)
+{
+	m->scan_all = true;
 }
 
 /* Front-end state every producer must see (EDGE_SQ_NEED_WAKEUP). */

@@ -90,6 +90,20 @@ struct edge_model {
 	u32 *poll_db[EDGE_EKT_ENTRIES];
 	u32 poll_head[EDGE_EKT_ENTRIES];
 	u32 *poll_sqh[EDGE_EKT_ENTRIES];	/* its sq_head word */
+	/*
+	 * Doorbell summaries (uapi "Doorbell summary"): the distinct words
+	 * registered entries' producers set bits in, with how many entries
+	 * use each, and per id the index of its word.  @always: the live
+	 * ids without one (host tests), polled every step as before.
+	 */
+	u64 *sum[EDGE_EKT_ENTRIES];
+	u32 sum_refs[EDGE_EKT_ENTRIES];
+	u8 sum_of[EDGE_EKT_ENTRIES];
+	u32 nr_sum;
+	u64 always;
+	u64 again;		/* ids that backpressure left work in */
+	u32 scan_steps;		/* steps since every live entry was polled */
+	bool scan_all;		/* poll every live entry at the next step */
 	u32 sq_flags;		/* EDGE_SQ_* every ring shows now */
 	edge_notify_fn notify;
 	/* The command processor, above the SIMT model's KMU. */
@@ -103,6 +117,8 @@ struct edge_model {
 /* Where a registered entry's shared memory is. */
 struct edge_ring_mem {
 	u32 *doorbells;		/* one word per EKT id; the entry takes its own */
+	/* the page's doorbell summary; NULL: none, poll at every step */
+	u64 *summary;
 	void *sq;
 	void *cq;
 	struct edge_ring_layout layout;
@@ -117,6 +133,7 @@ int edge_model_unregister(struct edge_model *m, u32 id, void *owner);
 u32 edge_model_cancel(struct edge_model *m, u32 id);
 u32 edge_model_poll(struct edge_model *m);
 u32 edge_model_consume(struct edge_model *m);
+bool edge_model_rung(struct edge_model *m);
 void edge_model_schedule(struct edge_model *m);
 u32 edge_model_run_until(struct edge_model *m, u64 until);
 u32 edge_model_run_budget(struct edge_model *m, u64 until, u32 budget);
@@ -124,6 +141,7 @@ u64 edge_model_next_time(const struct edge_model *m);
 u64 edge_model_now(const struct edge_model *m);
 void edge_model_advance(struct edge_model *m, u64 now);
 bool edge_model_doorbell_pending(const struct edge_model *m);
+void edge_model_rescan(struct edge_model *m);
 void edge_model_set_sq_flags(struct edge_model *m, u32 flags);
 int edge_model_set_cfg(struct edge_model *m, const struct edge_simt_cfg *cfg);
 int edge_model_submit_job(struct edge_model *m, void *owner,

@@ -23,6 +23,7 @@
 void edge_engine_init(struct edge_engine *e)
 {
 	memset(e, 0, sizeof(*e));
+	e->fold_left = ~0U;
 }
 
 void edge_engine_fini(struct edge_engine *e)

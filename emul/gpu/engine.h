@@ -49,6 +49,13 @@ struct edge_engine {
 	u32 cap;	/* of each */
 	u64 next_order;
 	u64 now;	/* model time, ns; only moves forward */
+	/*
+	 * Steps a handler may still run in place of events queued for now
+	 * (edge_engine_fold()), and how many it ran: a caller that counts
+	 * events against a budget sets the first and adds the second.
+	 */
+	u32 fold_left;
+	u32 folded;
 };
 
 void edge_engine_init(struct edge_engine *e);
@@ -64,5 +71,28 @@ u32 edge_engine_remove_obj(struct edge_engine *e, u32 kind, u32 obj);
 u32 edge_engine_remove_if(struct edge_engine *e, u32 kind,
 			  bool (*drop)(u32 obj, void *arg), void *arg);
 void edge_engine_advance(struct edge_engine *e, u64 now);
+
+/*
+ * A handler that would queue, as its last act, an event for the current
+ * instant may run that event's step itself instead, when nothing else
+ * is due by now: the event would be the next one popped, so the order
+ * of steps is the same, without its push, pop and dispatch.  Skipping
+ * its queue-order number changes no comparison: it would have been
+ * below every later event's and above every earlier one's.  Counted in
+ * @e->folded, and refused once @e->fold_left runs out (a caller's
+ * budget of events).  The FIFO holds only events of the current instant
+ * (the clock cannot pass them), so it must be empty.  Inline: it runs
+ * at every zero-length step, and mostly says no when many are in flight.
+ */
+static inline bool edge_engine_fold(struct edge_engine *e)
+{
+	if (!e->fold_left || e->q_head != e->q_tail ||
+	    (e->n_near && e->heap[0].time <= e->now) ||
+	    (e->n_far && e->far[0].time <= e->now))
+		return false;
+	e->fold_left--;
+	e->folded++;
+	return true;
+}
 
 #endif /* _EDGE_ENGINE_H */

@@ -233,18 +233,27 @@ static struct edge_ewarp *slot_of(struct edge_simt *s, u32 obj)
 /*
  * Enter @state for @cycles.  Every step is an engine event, zero-length
  * ones included (they run at the same time, in order): a step never
- * recurses into the scheduler, however many events are waiting.
+ * recurses into the scheduler, however many events are waiting.  The
+ * exception is a zero-length step that @last (the caller's last act, in
+ * a step of its own) may run in place, when the engine says it would be
+ * the next event anyway (edge_engine_fold()): then it is not queued and
+ * true is returned, and the caller runs it now.
  */
-static void ew_enter(struct edge_simt *s, u32 obj, u32 state, u64 cycles)
+static bool ew_enter(struct edge_simt *s, u32 obj, u32 state, u64 cycles,
+		     bool last)
 {
 	struct edge_ewarp *ew = slot_of(s, obj);
+	u64 ns = cycles ? edge_simt_cyc2ns(s, cycles) : 0;
 	int ret;
 
 	ew->state = state;
 	ew->gen++;
-	ret = edge_engine_push(s->eng, s->eng->now + edge_simt_cyc2ns(s, cycles),
-			       EDGE_EV_EWARP, obj, state, ew->gen);
+	if (!ns && last && edge_engine_fold(s->eng))
+		return true;
+	ret = edge_engine_push(s->eng, s->eng->now + ns, EDGE_EV_EWARP, obj,
+			       state, ew->gen);
 	EDGE_ASSERT(!ret);
+	return false;
 }
 
 /* The slot is free again: give back what it held, then reschedule. */
@@ -286,22 +295,21 @@ static void ew_release(struct edge_simt *s, u32 obj)
 	ew->gen++;
 }
 
-static void ew_step(struct edge_simt *s, u32 obj)
+/* One step; true when the next one is to run now, in place. */
+static bool ew_step(struct edge_simt *s, u32 obj)
 {
 	struct edge_ewarp *ew = slot_of(s, obj);
 	struct edge_kinst *ki = ew->ki;
 
 	switch (ew->state) {
 	case EDGE_PS_SELECT_WARP:
-		ew_enter(s, obj, EDGE_PS_FLUSH_PIPELINE, ew->flush_cycles);
-		break;
+		return ew_enter(s, obj, EDGE_PS_FLUSH_PIPELINE,
+				ew->flush_cycles, true);
 	case EDGE_PS_FLUSH_PIPELINE:
-		ew_enter(s, obj, EDGE_PS_SAVE_HW_CTX,
-			 ew->saved ? ew->ctx_cycles : 0);
-		break;
+		return ew_enter(s, obj, EDGE_PS_SAVE_HW_CTX,
+				ew->saved ? ew->ctx_cycles : 0, true);
 	case EDGE_PS_SAVE_HW_CTX:
-		ew_enter(s, obj, EDGE_PS_LAUNCH_IWARP, 0);
-		break;
+		return ew_enter(s, obj, EDGE_PS_LAUNCH_IWARP, 0, true);
 	case EDGE_PS_LAUNCH_IWARP: {
 		u64 lat = edge_simt_ns2cyc(s, s->eng->now - ki->arrival);
 
@@ -309,29 +317,27 @@ static void ew_step(struct edge_simt *s, u32 obj)
 		ki->started = true;
 		edge_lat_add(&s->st.sched, lat);
 		edge_lat_add(&s->st.tag[ki->tag].sched, lat);
-		ew_enter(s, obj, EDGE_PS_IWARP_RUNNING, ew->run_cycles);
-		break;
+		return ew_enter(s, obj, EDGE_PS_IWARP_RUNNING, ew->run_cycles,
+				true);
 	}
 	case EDGE_PS_IWARP_RUNNING:
-		ew_enter(s, obj, EDGE_PS_IWARP_COMPLETING, 0);
-		break;
+		return ew_enter(s, obj, EDGE_PS_IWARP_COMPLETING, 0, true);
 	case EDGE_PS_IWARP_COMPLETING:
 		ew->ki = NULL;
 		edge_simt_kernel_done(s, ki, EDGE_CQE_DONE);
-		if (ew->victim && !ew->orphan) {
-			ew_enter(s, obj, EDGE_PS_RESTORE_HW_CTX,
-				 ew->saved ? ew->ctx_cycles : 0);
-			break;
-		}
+		if (ew->victim && !ew->orphan)
+			return ew_enter(s, obj, EDGE_PS_RESTORE_HW_CTX,
+					ew->saved ? ew->ctx_cycles : 0, true);
 		ew_release(s, obj);
 		edge_simt_schedule(s);
-		break;
+		return false;
 	case EDGE_PS_RESTORE_HW_CTX:
 		ew_release(s, obj);
 		edge_simt_schedule(s);
-		break;
+		return false;
 	default:
 		EDGE_ASSERT(0);
+		return false;
 	}
 }
 
@@ -344,7 +350,8 @@ void edge_preempt_step(struct edge_simt *s, const struct edge_ev *ev)
 	ew = slot_of(s, ev->obj);
 	if (ew->gen != ev->gen || ew->state != ev->aux)
 		return;
-	ew_step(s, ev->obj);
+	while (ew_step(s, ev->obj))
+		;
 }
 
 /* Event warps running on @c: they all issue at the top priority. */
@@ -446,7 +453,7 @@ static bool place_free(struct edge_simt *s, struct edge_kinst *ki)
 		s->rr_ew = (core + 1) % n;
 		s->st.ewarps_free++;
 		ew_enter(s, core * EDGE_EWARP_PER_CORE + (u32)slot,
-			 EDGE_PS_LAUNCH_IWARP, 0);
+			 EDGE_PS_LAUNCH_IWARP, 0, false);
 		return true;
 	}
 	return false;
@@ -516,7 +523,7 @@ static bool place_preempt(struct edge_simt *s, struct edge_kinst *ki)
 		ew_claim(s, ki, ew, iso);
 		s->rr_ew = (core + 1) % n;
 		ew_enter(s, core * EDGE_EWARP_PER_CORE + (u32)slot,
-			 EDGE_PS_SELECT_WARP, EDGE_SELECT_CYCLES);
+			 EDGE_PS_SELECT_WARP, EDGE_SELECT_CYCLES, false);
 		return true;
 	}
 	return false;

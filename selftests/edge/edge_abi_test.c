@@ -51,6 +51,7 @@ static void *area(size_t pages, int prot)
 TEST(uapi_layout)
 {
 	EXPECT_EQ(EDGE_INFO_SIZE_VER0, offsetof(struct edge_info, preset) + 16);
+	EXPECT_EQ(EDGE_INFO_SIZE_VER1, offsetof(struct edge_info, resv) + 4);
 	EXPECT_LE(EDGE_INFO_SIZE_VER0, KINFO);
 	EXPECT_EQ(EDGE_REGISTER_SIZE_VER0, REG_OUT_END);
 	EXPECT_LE(EDGE_REGISTER_SIZE_VER0, KREG);
@@ -130,6 +131,9 @@ TEST_F(abi, get_info)
 	EXPECT_EQ(1000, info.poll_idle_us);
 	EXPECT_EQ((uint32_t)getpagesize(), info.doorbell_size);
 	EXPECT_EQ(0, info.doorbell_offset);
+	/* The summary word: after the 64 doorbell words, 8-byte aligned. */
+	EXPECT_EQ(64 * 4, info.doorbell_summary);
+	EXPECT_EQ(0, info.resv);
 	EXPECT_STREQ("edge", (char *)info.preset);
 	/* Every byte was written: the 0xa5 fill is gone from the name. */
 	EXPECT_EQ(0, info.preset[sizeof(info.preset) - 1]);

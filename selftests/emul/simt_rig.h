@@ -81,6 +81,11 @@ struct rig {
 	bool in_cancel;
 	u32 cancelled_in[EDGE_PS_RESTORE_HW_CTX + 1];	/* slots a cancel freed */
 	bool no_check;		/* skip the per-step checks (speed) */
+	/*
+	 * Let a step run the next one in place (edge_engine_fold()); off,
+	 * the rig sees every state of an event warp as an engine event.
+	 */
+	bool fold;
 };
 
 static struct rig R;
@@ -557,6 +562,7 @@ static inline bool rig_step(struct __test_metadata *_metadata, u64 until)
 
 	if (!edge_engine_pop_due(&R.eng, until, &ev))
 		return false;
+	R.eng.fold_left = R.fold ? ~0U : 0;
 	ASSERT_TRUE(edge_simt_handle(&R.s, &ev));
 	R.steps++;
 	rig_trace(_metadata);

@@ -54,6 +54,12 @@ struct q {
 
 static u32 *db_page;
 
+/* The page's doorbell summary, on the line after the 64 doorbell words. */
+static u64 *db_summary(void)
+{
+	return (u64 *)((u8 *)db_page + EDGE_EKT_ENTRIES * sizeof(u32));
+}
+
 static u32 *word(void *base, u32 off)
 {
 	return (u32 *)((u8 *)base + off);
@@ -65,6 +71,7 @@ static void q_alloc(struct q *q, u32 entries)
 	q->entries = entries;
 	edge_ring_layout(entries, PSZ, PAGE, &q->mem.layout);
 	q->mem.doorbells = db_page;
+	q->mem.summary = db_summary();
 	q->mem.sq = aligned_alloc(PAGE, q->mem.layout.sq_size);
 	q->mem.cq = aligned_alloc(PAGE, q->mem.layout.cq_size);
 	if (!q->mem.sq || !q->mem.cq)
@@ -96,6 +103,11 @@ static void q_ring(struct q *q, u32 n)
 	}
 	q->tail += n;
 	__atomic_store_n(&db_page[q->id], q->tail, __ATOMIC_RELEASE);
+	/* libedge's edge_queue_submit(): the summary bit after the tail. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!(__atomic_load_n(db_summary(), __ATOMIC_RELAXED) & BIT_ULL(q->id)))
+		__atomic_fetch_or(db_summary(), BIT_ULL(q->id),
+				  __ATOMIC_RELEASE);
 }
 
 /* Reap the completions published so far; returns how many. */

@@ -37,6 +37,11 @@ int edge_open(struct edge_dev *d, const char *path)
 		goto err;
 	}
 	d->doorbells = db;
+	/* A kernel before EDGE_INFO_SIZE_VER1 has no summary: 0 there. */
+	if (d->info.size >= EDGE_INFO_SIZE_VER1 && d->info.doorbell_summary &&
+	    d->info.doorbell_summary % 8 == 0 &&
+	    d->info.doorbell_summary + 8 <= d->info.doorbell_size)
+		d->summary = (uint64_t *)((char *)db + d->info.doorbell_summary);
 	return 0;
 err:
 	close(d->fd);
@@ -51,6 +56,7 @@ void edge_close(struct edge_dev *d)
 	if (d->fd >= 0)
 		close(d->fd);
 	d->doorbells = NULL;
+	d->summary = NULL;
 	d->fd = -1;
 }
 
@@ -98,6 +104,8 @@ int edge_queue_create(struct edge_dev *d, struct edge_register *reg,
 	q->entries = reg->ring_entries;
 	q->param_size = reg->param_size;
 	q->doorbell = (uint32_t *)((char *)d->doorbells + reg->doorbell);
+	q->summary = reg->id < 64 ? d->summary : NULL;
+	q->summary_bit = q->summary ? 1ULL << reg->id : 0;
 	q->sq_map = sq;
 	q->sq_len = reg->sq.mmap_size;
 	q->sq_head = (uint32_t *)((char *)sq + reg->sq.head);
@@ -163,9 +171,14 @@ void edge_queue_submit(struct edge_queue *q, uint32_t n)
 	/*
 	 * Pairs with the front end's barrier between setting NEED_WAKEUP
 	 * and its last look at the doorbells: either it sees our tail, or
-	 * we see its flag and kick.
+	 * we see its flag and kick.  It also orders the tail before the
+	 * summary: a bit seen set here is taken after it by the front end's
+	 * exchange, which then reads our tail.
 	 */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	/* The front end polls only the doorbells whose bits it takes. */
+	if (q->summary && !(load_relaxed(q->summary) & q->summary_bit))
+		__atomic_fetch_or(q->summary, q->summary_bit, __ATOMIC_RELEASE);
 	if (load_relaxed(q->sq_flags) & EDGE_SQ_NEED_WAKEUP) {
 		ioctl(q->dev->fd, EDGE_IOC_KICK, 0);
 		q->kicks++;

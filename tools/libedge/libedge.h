@@ -18,6 +18,7 @@ struct edge_dev {
 	int fd;
 	struct edge_info info;
 	uint32_t *doorbells;		/* the file's doorbell page */
+	uint64_t *summary;		/* its doorbell summary; NULL: none */
 };
 
 struct edge_queue {
@@ -26,6 +27,8 @@ struct edge_queue {
 	uint32_t entries;
 	uint32_t param_size;
 	uint32_t *doorbell;
+	uint64_t *summary;		/* the page's summary, or NULL */
+	uint64_t summary_bit;		/* 1 << id */
 	uint32_t *sq_head;
 	uint32_t *sq_flags;
 	uint8_t *params;

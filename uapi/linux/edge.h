@@ -126,9 +126,35 @@ struct edge_info {
 	__u32 doorbell_size;		/* mmap length of the doorbell page */
 	__u64 doorbell_offset;		/* mmap offset of the doorbell page */
 	__u8  preset[16];		/* model preset name, NUL terminated */
+	/*
+	 * VER1: byte offset in the doorbell page of its summary word, a
+	 * __u64 whose bit N stands for EKT id N (0: no summary; see
+	 * "Doorbell summary" below).
+	 */
+	__u32 doorbell_summary;
+	__u32 resv;			/* written as 0 */
 };
 
 #define EDGE_INFO_SIZE_VER0	96
+#define EDGE_INFO_SIZE_VER1	104
+
+/*
+ * Doorbell summary (EDGE_INFO_SIZE_VER1, doorbell_summary != 0), as
+ * hardware aggregates doorbells: after storing an entry's new tail in its
+ * doorbell word, the producer sets bit (EKT id) of the summary word with
+ * an atomic OR that is a release or stronger (libedge's
+ * edge_queue_submit() does).  The front end takes the word each step
+ * (atomic exchange with 0) and polls only the entries whose bits it took,
+ * so a step costs the same however many entries are registered.
+ *
+ * The bit is a hint, never a requirement: a doorbell rung without it is
+ * still found, by a poll of every registered entry that the front end
+ * makes every EDGE_DB_SCAN_STEPS steps, after it wakes and before it
+ * sleeps; so older producers keep working, with a dispatch latency of up
+ * to EDGE_DB_SCAN_STEPS polling steps.  A bit set for nothing costs one
+ * look at that doorbell.
+ */
+#define EDGE_DB_SCAN_STEPS	64
 
 /**
  * struct edge_sq_offsets - where a submission (parameter) ring lives
