@@ -167,7 +167,7 @@ int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 			const struct edge_ring_mem *mem, void *owner, u32 *id)
 {
 	struct edge_ekt_entry *ent;
-	struct edge_kdesc jk;
+	struct edge_kdesc jk, ak = *k;
 	u64 *due = NULL;
 	void *state;
 	int ret;
@@ -187,16 +187,24 @@ int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 		}
 	}
 	ent = edge_ekt_alloc(&m->ekt);
+	/*
+	 * An application for the spatial thread-block policies: a service
+	 * when it has a deadline (gpu/appprof.c).  Its jobs' kernels belong
+	 * to it too.
+	 */
+	edge_app_add(&m->simt, &ak);
 	/* Jobs name the entry by its EKT id: its profiling-table index. */
-	job_kdesc(m, k, &jk);
+	job_kdesc(m, &ak, &jk);
 	ret = edge_cp_set_class(m->cp, ent->id, &jk);
 	if (ret) {
+		if (ak.app)
+			edge_app_set(&m->simt, ak.app, NULL);
 		edge_ekt_free(&m->ekt, ent);
 		edge_func_state_free(k->func, state);
 		edge_free(due);
 		return ret;
 	}
-	ent->k = *k;
+	ent->k = ak;
 	ent->due = due;
 	ent->late = 0;
 	ent->k.table = NULL;
@@ -224,6 +232,8 @@ static void entry_release(struct edge_model *m, struct edge_ekt_entry *ent)
 
 	/* Every job naming the entry has ended: no job counts on it. */
 	EDGE_ASSERT(!ret);
+	if (ent->k.app)
+		edge_app_set(&m->simt, ent->k.app, NULL);
 	edge_func_state_free(ent->k.func, ent->fn_state);
 	ent->fn_state = NULL;
 	edge_free(ent->due);
@@ -381,6 +391,10 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 		/* Earliest deadline first among events of a priority. */
 		u64 due = ent->due ? m->eng.now + ent->k.deadline_ns : 0;
 
+		/* A service's event is a query: its target is the deadline. */
+		if (due && ent->k.app)
+			edge_app_chain_begin(&m->simt, ent->k.app,
+					     ent->k.deadline_ns);
 		if (edge_simt_launch_ranked(&m->simt, &ent->k,
 					    cookie_of(ent, seq), ent->id, due))
 			break;

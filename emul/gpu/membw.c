@@ -24,15 +24,19 @@
  */
 #include "gpu/simt.h"
 
-u64 edge_membw_stretch(const struct edge_simt *s, const struct edge_kdesc *k,
-		       u64 cycles)
+/*
+ * @cycles of a TB of @k stretched against a resident demand of @demand
+ * MB/s (its own included): the TB's start, or a prediction (gpu/appprof.c).
+ */
+u64 edge_membw_stretch_at(const struct edge_simt *s,
+			  const struct edge_kdesc *k, u64 cycles, u64 demand)
 {
 	u64 peak = s->p->mem_bw_mbs, u, part, load;
 
 	if (!peak || !k->mem_bw_mbs || !k->ws.mem_pct)
 		return cycles;
 	/* U in per mille; D is at most 2^32 TBs x 2^32 MB/s. */
-	u = edge_div64_64(s->bw_resident * 1000, peak);
+	u = edge_div64_64(demand * 1000, peak);
 	part = edge_div64(cycles * k->ws.mem_pct, 100);
 	load = (u64)s->p->mem_load_pct * (u < 1000 ? u : 1000);
 	/* part x (1 + a U): a in %, U in per mille. */
@@ -41,4 +45,10 @@ u64 edge_membw_stretch(const struct edge_simt *s, const struct edge_kdesc *k,
 	if (u > 1000)
 		part = edge_div64(part * u, 1000);
 	return cycles + part;
+}
+
+u64 edge_membw_stretch(const struct edge_simt *s, const struct edge_kdesc *k,
+		       u64 cycles)
+{
+	return edge_membw_stretch_at(s, k, cycles, s->bw_resident);
 }

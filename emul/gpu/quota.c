@@ -140,14 +140,24 @@ u32 edge_quota_set(struct edge_simt *s, struct edge_kinst *ki, u32 first,
  */
 int edge_app_set(struct edge_simt *s, u32 app, const struct edge_app *a)
 {
+	u64 seq;
+
 	if (!app || app >= EDGE_APPS || (a && a->nr_tasks > EDGE_APP_TASKS))
 		return -EINVAL;
+	/*
+	 * The chain count survives: a policy that saw a chain of the slot's
+	 * previous application must not take the next one's first for it.
+	 */
+	seq = s->apps[app].chain_seq;
 	if (!a) {
 		memset(&s->apps[app], 0, sizeof(s->apps[app]));
+		s->apps[app].chain_seq = seq;
 		return 0;
 	}
 	s->apps[app] = *a;
 	s->apps[app].used = 1;
+	if (seq > a->chain_seq)
+		s->apps[app].chain_seq = seq;
 	return 0;
 }
 

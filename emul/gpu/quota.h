@@ -24,6 +24,7 @@
 struct edge_simt;
 struct edge_kinst;
 struct edge_kdesc;
+struct edge_preset;
 
 #define EDGE_APPS		8	/* edge_kdesc.app: 1 .. EDGE_APPS - 1 */
 #define EDGE_APP_TASKS		16	/* tasks in a chain */
@@ -60,5 +61,13 @@ const struct edge_app *edge_app_of(const struct edge_simt *s,
 /* membw.c */
 u64 edge_membw_stretch(const struct edge_simt *s, const struct edge_kdesc *k,
 		       u64 cycles);
+u64 edge_membw_stretch_at(const struct edge_simt *s,
+			  const struct edge_kdesc *k, u64 cycles, u64 demand);
+
+/* appprof.c: applications of the device's own launcher (emul/model.c) */
+u32 edge_membw_demand(const struct edge_preset *p, const struct edge_kdesc *k);
+void edge_app_profile(const struct edge_simt *s, const struct edge_kdesc *k,
+		      struct edge_task_prof *pr);
+u32 edge_app_add(struct edge_simt *s, struct edge_kdesc *k);
 
 #endif /* _EDGE_QUOTA_H */
