@@ -540,6 +540,7 @@ static void job_done(void *ctx, u64 cookie, u32 state, bool met)
 	e.user_data = mj->user_data;
 	e.id = mj->id;
 	e.met = false;
+	e.dropped = state == EDGE_JOB_DROPPED;
 	e.latency_ns = m->eng.now - mj->submitted;
 	switch (state) {
 	case EDGE_JOB_DONE:
