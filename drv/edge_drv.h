@@ -13,6 +13,7 @@
 #include <linux/spinlock.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/workqueue.h>
 
 #include "model.h"
 #include "limits.h"
@@ -84,6 +85,17 @@ struct edge_device {
 	struct edge_kq *kqs[EDGE_EKT_ENTRIES];
 	spinlock_t kq_lock;		/* lets lookups run in any context */
 	u32 nr_kqs;
+	/*
+	 * The monitor's summaries (netlink.c): preemptions and kernel-queue
+	 * drops, at most one round a second.  Armed from any context by
+	 * setting bit 0 of @ntf_armed; the work reads the counts under @lock.
+	 */
+	struct delayed_work ntf_work;
+	unsigned long ntf_armed;
+	unsigned long ntf_last;		/* jiffies of the last round */
+	u64 ntf_ns;			/* ktime of the last round */
+	u64 ntf_preempts;		/* simt counts the last round saw */
+	u64 ntf_tb_preempts;
 };
 
 /* One entry's rings, as a file registered them. */
@@ -137,6 +149,7 @@ int edge_kapi_init(void);
 void edge_kapi_exit(void);
 void edge_kapi_dispatched(struct edge_device *ed);
 void edge_kapi_going(struct edge_device *ed, struct module *mod);
+void edge_kapi_flush_drops(struct edge_device *ed);
 
 /* frontend.c */
 int edge_frontend_start(struct edge_device *ed);

@@ -142,6 +142,8 @@ static void edge_device_unplug(struct edge_device *ed)
 	device_destroy(edge_class, MKDEV(MAJOR(edge_devt), ed->index));
 	cdev_del(ed->cdev);
 	edge_frontend_stop(ed);
+	/* Nothing counts drops or preemptions now: the last summaries. */
+	edge_nl_summary_flush(ed);
 	mutex_lock(&ed->lock);
 	/*
 	 * Each entry's jobs and events end CANCELLED, in its ring (a
@@ -202,6 +204,7 @@ int edge_dev_add(const struct edge_preset *p, int vt, int index,
 	mutex_init(&ed->lock);
 	spin_lock_init(&ed->kq_lock);
 	init_waitqueue_head(&ed->wait);
+	edge_nl_summary_init(ed);
 	ed->kdoorbells = kcalloc(EDGE_EKT_ENTRIES, sizeof(u32), GFP_KERNEL);
 	ret = ed->kdoorbells ? edge_model_init(&ed->model, p, edge_notify) :
 			       -ENOMEM;

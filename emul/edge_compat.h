@@ -69,12 +69,7 @@ static inline u64 edge_div64_64(u64 a, u64 b)
  * drv/edge_trace.c.  @eng names the device: its model's engine.
  */
 struct edge_engine;
-#ifdef EDGE_NO_TRACEPOINTS
-static inline void edge_trace(const struct edge_engine *eng, u32 tp, u64 a,
-			      u64 b, u64 c) {}
-#else
 void edge_trace(const struct edge_engine *eng, u32 tp, u64 a, u64 b, u64 c);
-#endif
 #define EDGE_TRACE(eng, tp, a, b, c)	edge_trace(eng, tp, a, b, c)
 
 #else /* user space */
