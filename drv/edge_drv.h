@@ -13,6 +13,7 @@
 #include <linux/spinlock.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/workqueue.h>
 
 #include "model.h"
 #include "limits.h"
@@ -98,6 +99,17 @@ struct edge_device {
 	u32 mem_resv;
 	u32 resv_warps;
 	u32 resv_tbs;
+	/*
+	 * The monitor's summaries (netlink.c): preemptions and kernel-queue
+	 * drops, at most one round a second.  Armed from any context by
+	 * setting bit 0 of @ntf_armed; the work reads the counts under @lock.
+	 */
+	struct delayed_work ntf_work;
+	unsigned long ntf_armed;
+	unsigned long ntf_last;		/* jiffies of the last round */
+	u64 ntf_ns;			/* ktime of the last round */
+	u64 ntf_preempts;		/* simt counts the last round saw */
+	u64 ntf_tb_preempts;
 };
 
 /*
@@ -167,6 +179,7 @@ int edge_kapi_init(void);
 void edge_kapi_exit(void);
 void edge_kapi_dispatched(struct edge_device *ed);
 void edge_kapi_going(struct edge_device *ed, struct module *mod);
+void edge_kapi_flush_drops(struct edge_device *ed);
 
 /* frontend.c */
 int edge_frontend_start(struct edge_device *ed);

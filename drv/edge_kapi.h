@@ -92,6 +92,7 @@ void edge_kq_put(struct edge_kq *q);
 u32 edge_kq_id(const struct edge_kq *q);
 void *edge_kq_param(struct edge_kq *q, u32 k);
 int edge_kq_submit(struct edge_kq *q, u32 n);
+void edge_kq_dropped(struct edge_kq *q, u32 n);
 int edge_kq_peek(struct edge_kq *q, struct edge_kq_completion *c);
 void edge_kq_seen(struct edge_kq *q);
 u32 edge_kq_inflight(const struct edge_kq *q);

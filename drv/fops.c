@@ -426,6 +426,7 @@ void edge_job_notify(void *owner, const struct edge_job_end *e)
 	struct edge_file *ef = container_of(owner, struct edge_file, owner);
 	struct edge_job_cqe *c;
 
+	edge_nl_job_notify(ef->edev, ef->owner.pid, e);
 	/* Submission kept a slot for it; never lose a completion silently. */
 	if (WARN_ON_ONCE(ef->jcq_tail - ef->jcq_head >= EDGE_JOB_CQ_ENTRIES ||
 			 !ef->jobs_pending))

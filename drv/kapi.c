@@ -54,6 +54,8 @@ struct edge_kq {
 	u64 *submit_ns;			/* per slot, written by the producer */
 	u64 *dispatch_ns;		/* per slot, by the front end */
 	u32 disp_seen;			/* front end: entries time-stamped */
+	/* edge_kq_dropped()'s count, not yet sent to the monitors. */
+	atomic64_t dropped;
 	/* Producer's count; only the producer writes it. */
 	u32 tail;
 	/* Reaper's count; the producer reads it (acquire) to reuse slots. */
@@ -67,6 +69,15 @@ static void kq_free(struct edge_kq *q)
 	kvfree(q->submit_ns);
 	kvfree(q->dispatch_ns);
 	kfree(q);
+}
+
+/* @q's drops counted and not yet reported; under the device lock. */
+static void kq_flush_drops(struct edge_kq *q)
+{
+	u64 n = atomic64_xchg(&q->dropped, 0);
+
+	if (n)
+		edge_nl_ekt_drop_notify(q->ed, q->id, n);
 }
 
 /* The model published completions on @q (under the device lock). */
@@ -283,6 +294,7 @@ int edge_kq_unregister(struct edge_kq *q)
 			/* Built first, sent only if it went. */
 			struct sk_buff *ntf;
 
+			kq_flush_drops(q);
 			ntf = edge_nl_ekt_msg(ed, edge_ekt_get(&ed->model.ekt,
 							       q->id), false);
 			ret = edge_model_unregister(&ed->model, q->id,
@@ -327,6 +339,7 @@ int edge_kq_destroy(struct edge_kq *q)
 	ret = kq_unpublish(q);
 	if (!ret) {
 		if (!ed->unplugged) {
+			kq_flush_drops(q);
 			edge_nl_ekt_notify(ed, edge_ekt_get(&ed->model.ekt,
 							    q->id), false);
 			edge_model_cancel(&ed->model, q->id);
@@ -485,6 +498,45 @@ int edge_kq_submit(struct edge_kq *q, u32 n)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(edge_kq_submit);
+
+/**
+ * edge_kq_dropped() - the producer dropped @n events meant for @q
+ * @q: queue
+ * @n: events it could not submit (ring full, its own FIFO overrun, ...)
+ *
+ * The monitor group hears of them (ekt-drop-ntf), coalesced and from
+ * process context: this only counts and arms a work item, so any
+ * context may call it, hard interrupts included.  Drops after the
+ * device was unplugged are not reported (its dev-del-ntf was).
+ */
+void edge_kq_dropped(struct edge_kq *q, u32 n)
+{
+	if (!n)
+		return;
+	/* The unplug waits for us (RCU) before its last round. */
+	rcu_read_lock();
+	if (!READ_ONCE(q->ed->unplugged)) {
+		atomic64_add(n, &q->dropped);
+		edge_nl_summary_arm(q->ed);
+	}
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_GPL(edge_kq_dropped);
+
+/*
+ * Report what edge_kq_dropped() counted on every kernel queue of @ed.
+ * Under the device lock (netlink.c's summary round).
+ */
+void edge_kapi_flush_drops(struct edge_device *ed)
+{
+	u32 i;
+
+	if (!ed->nr_kqs)
+		return;
+	for (i = 0; i < EDGE_EKT_ENTRIES; i++)
+		if (ed->kqs[i])
+			kq_flush_drops(ed->kqs[i]);
+}
 
 /**
  * edge_kq_peek() - the oldest unreaped event's completion, if it is in

@@ -146,6 +146,8 @@ static void edge_device_unplug(struct edge_device *ed)
 	device_destroy(edge_class, MKDEV(MAJOR(edge_devt), ed->index));
 	cdev_del(ed->cdev);
 	edge_frontend_stop(ed);
+	/* Nothing counts drops or preemptions now: the last summaries. */
+	edge_nl_summary_flush(ed);
 	mutex_lock(&ed->lock);
 	/*
 	 * Each entry's jobs and events end CANCELLED, in its ring (a
@@ -206,6 +208,7 @@ int edge_dev_add(const struct edge_preset *p, int vt, int index,
 	mutex_init(&ed->lock);
 	spin_lock_init(&ed->kq_lock);
 	init_waitqueue_head(&ed->wait);
+	edge_nl_summary_init(ed);
 	ed->kdoorbells = kzalloc(EDGE_DB_PAGE_BYTES, GFP_KERNEL);
 	ret = ed->kdoorbells ? edge_model_init(&ed->model, p, edge_notify) :
 			       -ENOMEM;

@@ -12,10 +12,15 @@
  * Notifications go to the "monitor" group.  One raised where we may not
  * sleep is built with GFP_ATOMIC and sent from a work item; one that
  * cannot be allocated tells the listeners to resync (genl_set_err()
- * with -ENOBUFS).
+ * with -ENOBUFS).  What can happen at interrupt rates (kernel-queue
+ * drops) or at the model's pace (preemptions) is not a message each: it
+ * is counted where it happens, and a per-device delayed work sends the
+ * counts from process context, at most one round a second.
  */
 #include <linux/capability.h>
 #include <linux/cpumask.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/skbuff.h>
 #include <linux/workqueue.h>
 #include <net/genetlink.h>
@@ -94,6 +99,8 @@ static const struct nla_policy edge_nl_policy[EDGE_A_MAX + 1] = {
 	[EDGE_A_PLACE_ID] = { .type = NLA_U64 },
 };
 
+static_assert(EDGE_EKT_LAT_BUCKETS == EDGE_LAT_HIST_BUCKETS);
+
 static int edge_nl_put_u64(struct sk_buff *skb, int type, u64 v)
 {
 	return nla_put_u64_64bit(skb, type, v, EDGE_A_PAD);
@@ -132,6 +139,17 @@ static int edge_nl_put_mem(struct sk_buff *skb, struct edge_device *ed,
 		     edge_nl_put_u64(skb, EDGE_A_MEM_PEAK, v.peak))) ||
 	    edge_nl_put_u64(skb, EDGE_A_MEM_OOM, v.oom) ||
 	    (all && nla_put_u32(skb, EDGE_A_MEM_RESERVATIONS, v.resv)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* The SIMT model's preemption counters; under ed->lock. */
+static int edge_nl_put_preempts(struct sk_buff *skb, struct edge_device *ed)
+{
+	const struct edge_simt_stats *st = &ed->model.simt.st;
+
+	if (edge_nl_put_u64(skb, EDGE_A_PREEMPTIONS, st->preemptions) ||
+	    edge_nl_put_u64(skb, EDGE_A_TB_PREEMPTIONS, st->tb_preemptions))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -199,7 +217,9 @@ static int edge_nl_put_ekt(struct sk_buff *skb, struct edge_device *ed,
 	    edge_nl_put_u64(skb, EDGE_A_EKT_SUBMITTED, e->submitted) ||
 	    edge_nl_put_u64(skb, EDGE_A_EKT_COMPLETED, e->completed) ||
 	    edge_nl_put_u64(skb, EDGE_A_EKT_CANCELLED, e->cancelled) ||
-	    nla_put_u32(skb, EDGE_A_EKT_INFLIGHT, e->inflight))
+	    nla_put_u32(skb, EDGE_A_EKT_INFLIGHT, e->inflight) ||
+	    nla_put(skb, EDGE_A_EKT_LAT_HIST, sizeof(e->lat_hist),
+		    e->lat_hist))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -398,6 +418,166 @@ void edge_nl_policy_notify(struct edge_device *ed)
 		return;
 	}
 	edge_nl_ntf_send(skb, hdr);
+}
+
+/**
+ * edge_nl_job_notify() - a job of @pid ended: tell the monitors if it
+ *	was rejected, late or dropped
+ * @ed: its device
+ * @pid: its submitter's tgid
+ * @e: how it ended
+ *
+ * Called where the model ends jobs (its thread, an ioctl, an unplug),
+ * under ed->lock.
+ */
+void edge_nl_job_notify(struct edge_device *ed, u32 pid,
+			const struct edge_job_end *e)
+{
+	struct sk_buff *skb;
+	void *hdr;
+	u8 cmd;
+
+	if (e->status == EDGE_CQE_REJECTED)
+		cmd = EDGE_CMD_JOB_REJECT_NTF;
+	else if (e->dropped)
+		cmd = EDGE_CMD_JOB_DROP_NTF;
+	else if (e->status == EDGE_CQE_DONE && !e->met)
+		cmd = EDGE_CMD_JOB_LATE_NTF;
+	else
+		return;
+	skb = edge_nl_ntf_new(cmd, &hdr);
+	if (!skb)
+		return;
+	if (nla_put_u32(skb, EDGE_A_DEV_INDEX, ed->index) ||
+	    edge_nl_put_u64(skb, EDGE_A_JOB_ID, e->id) ||
+	    nla_put_u32(skb, EDGE_A_JOB_OWNER_PID, pid) ||
+	    edge_nl_put_u64(skb, EDGE_A_JOB_LATENCY_NS, e->latency_ns)) {
+		edge_nl_ntf_abort(skb);
+		return;
+	}
+	edge_nl_ntf_send(skb, hdr);
+}
+
+/**
+ * edge_nl_ekt_drop_notify() - @n events of entry @id were dropped
+ * @ed: device
+ * @id: EKT id of a kernel queue
+ * @n: events its producer dropped since the entry's last such message
+ *
+ * Process context, under ed->lock: edge_kapi_flush_drops() sends what
+ * edge_kq_dropped() counted in any context.
+ */
+void edge_nl_ekt_drop_notify(struct edge_device *ed, u32 id, u64 n)
+{
+	struct sk_buff *skb;
+	void *hdr;
+
+	skb = edge_nl_ntf_new(EDGE_CMD_EKT_DROP_NTF, &hdr);
+	if (!skb)
+		return;
+	if (nla_put_u32(skb, EDGE_A_DEV_INDEX, ed->index) ||
+	    nla_put_u32(skb, EDGE_A_EKT_ID, id) ||
+	    edge_nl_put_u64(skb, EDGE_A_EKT_DROPPED, n)) {
+		edge_nl_ntf_abort(skb);
+		return;
+	}
+	edge_nl_ntf_send(skb, hdr);
+}
+
+/* The preemption summary, if any happened since the last.  Under ed->lock. */
+static void edge_nl_preempt_summary(struct edge_device *ed, u64 now)
+{
+	const struct edge_simt_stats *st = &ed->model.simt.st;
+	u64 p = st->preemptions, t = st->tb_preemptions;
+	struct sk_buff *skb;
+	void *hdr;
+
+	if (p == ed->ntf_preempts && t == ed->ntf_tb_preempts)
+		return;
+	skb = edge_nl_ntf_new(EDGE_CMD_PREEMPT_NTF, &hdr);
+	if (skb) {
+		if (nla_put_u32(skb, EDGE_A_DEV_INDEX, ed->index) ||
+		    edge_nl_put_u64(skb, EDGE_A_SUMMARY_NS, now - ed->ntf_ns) ||
+		    edge_nl_put_u64(skb, EDGE_A_SUMMARY_PREEMPTIONS,
+				    p - ed->ntf_preempts) ||
+		    edge_nl_put_u64(skb, EDGE_A_SUMMARY_TB_PREEMPTIONS,
+				    t - ed->ntf_tb_preempts) ||
+		    edge_nl_put_preempts(skb, ed))
+			edge_nl_ntf_abort(skb);
+		else
+			edge_nl_ntf_send(skb, hdr);
+	}
+	ed->ntf_preempts = p;
+	ed->ntf_tb_preempts = t;
+}
+
+/* One round of summaries: kernel-queue drops, then preemptions. */
+static void edge_nl_summary_round(struct edge_device *ed)
+{
+	u64 now = ktime_get_ns();
+
+	mutex_lock(&ed->lock);
+	/*
+	 * This round's time before the flag: what happens from here on
+	 * arms the next round, a second after this one.  The counts are
+	 * read after the flag is cleared, so nothing falls between.
+	 */
+	WRITE_ONCE(ed->ntf_last, jiffies);
+	clear_bit(0, &ed->ntf_armed);
+	/* The clear before the counts' reads: pairs with the arming RMW. */
+	smp_mb__after_atomic();
+	edge_kapi_flush_drops(ed);
+	edge_nl_preempt_summary(ed, now);
+	ed->ntf_ns = now;
+	mutex_unlock(&ed->lock);
+}
+
+static void edge_nl_summary_work(struct work_struct *w)
+{
+	edge_nl_summary_round(container_of(to_delayed_work(w),
+					   struct edge_device, ntf_work));
+}
+
+/**
+ * edge_nl_summary_init() - a new device's summaries start now
+ * @ed: device, not yet running
+ */
+void edge_nl_summary_init(struct edge_device *ed)
+{
+	INIT_DELAYED_WORK(&ed->ntf_work, edge_nl_summary_work);
+	ed->ntf_ns = ktime_get_ns();
+	ed->ntf_last = jiffies - HZ;
+}
+
+/**
+ * edge_nl_summary_arm() - something to summarise happened on @ed
+ * @ed: device
+ *
+ * Any context, hard interrupts included: takes no lock and allocates
+ * nothing.  The round runs a second after the previous one at the
+ * earliest, so a storm costs one message per device and second.
+ */
+void edge_nl_summary_arm(struct edge_device *ed)
+{
+	long delay;
+
+	if (READ_ONCE(ed->ntf_armed) || test_and_set_bit(0, &ed->ntf_armed))
+		return;
+	delay = (long)(READ_ONCE(ed->ntf_last) + HZ - jiffies);
+	schedule_delayed_work(&ed->ntf_work, clamp_t(long, delay, 0, HZ));
+}
+
+/**
+ * edge_nl_summary_flush() - the last round of an unplugged device
+ * @ed: device whose front end stopped and whose kernel queues can no
+ *	longer count drops, so that nothing arms a round again
+ *
+ * Before its dev-del-ntf: a monitor sees every count, then the removal.
+ */
+void edge_nl_summary_flush(struct edge_device *ed)
+{
+	cancel_delayed_work_sync(&ed->ntf_work);
+	edge_nl_summary_round(ed);
 }
 
 /* Commands */
@@ -602,7 +782,8 @@ static int edge_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	mutex_lock(&ed->lock);
 	ret = nla_put_u32(msg, EDGE_A_DEV_INDEX, ed->index) ||
 	      nla_put_u32(msg, EDGE_A_EKT_USED, ed->model.ekt.used) ||
-	      edge_nl_put_stats(msg, ed) || edge_nl_put_mem(msg, ed, false);
+	      edge_nl_put_stats(msg, ed) || edge_nl_put_mem(msg, ed, false) ||
+	      edge_nl_put_preempts(msg, ed);
 	mutex_unlock(&ed->lock);
 	if (ret) {
 		nlmsg_free(msg);

@@ -9,6 +9,8 @@
 #include "validate.h"
 #include "ring.h"
 
+#define EDGE_EKT_LAT_BUCKETS	32
+
 struct edge_ekt_entry {
 	bool used;
 	u32 id;
@@ -23,6 +25,12 @@ struct edge_ekt_entry {
 	u64 submitted;
 	u64 completed;
 	u64 cancelled;
+	/*
+	 * Latencies of its events done, dispatch to completion in model ns:
+	 * bucket 0 is 0 ns, bucket i holds [2^(i-1), 2^i) ns, the last
+	 * everything above (netlink's ekt-lat-hist; edgectl top).
+	 */
+	u64 lat_hist[EDGE_EKT_LAT_BUCKETS];
 };
 
 struct edge_ekt {

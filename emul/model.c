@@ -514,6 +514,7 @@ static void simt_done(void *ctx, u64 cookie, u32 code)
 	struct edge_ekt_entry *ent;
 	struct edge_ring *r;
 	u32 res = 0;
+	u64 lat;
 
 	/* A job's kernel: the CP's. */
 	if (edge_cp_kernel_done(m->cp, cookie, code))
@@ -530,8 +531,12 @@ static void simt_done(void *ctx, u64 cookie, u32 code)
 				     (void *)edge_ring_param(r, seq),
 				     r->param_size, &res);
 	edge_ring_complete(r, seq, code, res);
-	EDGE_TRACE(&m->eng, EDGE_TP_COMPLETE, (u64)id << 32 | seq, code,
-		   m->eng.now - m->simt.reporting->arrival);
+	lat = m->eng.now - m->simt.reporting->arrival;
+	EDGE_TRACE(&m->eng, EDGE_TP_COMPLETE, (u64)id << 32 | seq, code, lat);
+	/* The fast path's only cost of the histogram: one increment. */
+	if (code == EDGE_CQE_DONE)
+		ent->lat_hist[lat >> 31 ? EDGE_EKT_LAT_BUCKETS - 1 :
+			      edge_fls64(lat)]++;
 	if (ent->due && code == EDGE_CQE_DONE &&
 	    m->eng.now > ent->due[seq & (ent->k.ring_entries - 1)]) {
 		ent->late++;
@@ -659,6 +664,7 @@ static void job_done(void *ctx, u64 cookie, u32 state, bool met)
 	e.user_data = mj->user_data;
 	e.id = mj->id;
 	e.met = false;
+	e.dropped = state == EDGE_JOB_DROPPED;
 	e.latency_ns = m->eng.now - mj->submitted;
 	switch (state) {
 	case EDGE_JOB_DONE:

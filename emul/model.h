@@ -45,6 +45,7 @@ struct edge_job_end {
 	u64 id;
 	u32 status;		/* EDGE_CQE_DONE, _REJECTED or _CANCELLED */
 	bool met;
+	bool dropped;		/* CANCELLED by the policy (LAX-P: past its deadline) */
 	u64 latency_ns;		/* model time, submission to end */
 };
 

@@ -18,6 +18,8 @@ enum edge_tp {
 	EDGE_TP_JOB_REJECT,	/* job id, 0, 0 */
 	EDGE_TP_JOB_DONE,	/* job id, met (1) or late (0), latency ns */
 	EDGE_TP_POLICY,		/* new queue policy, old one, 0 */
+	/* User space only (EDGE_TRACE_SIM): nothing in edge.ko. */
+	EDGE_TP_TB_END,		/* launcher's cookie, core, TB index: it left */
 	EDGE_TP_NR
 };
 

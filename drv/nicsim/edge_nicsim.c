@@ -13,8 +13,10 @@
  *
  * Every packet the source produced is accounted for: sent, or dropped
  * with a reason (ring full: no free parameter entry; overrun: more
- * arrived while the timer was late than the NIC's FIFO holds).  Every
- * packet sent completes, fails or is cancelled.
+ * arrived while the timer was late than the NIC's FIFO holds), which it
+ * also reports to edge (edge_kq_dropped(), from the timer: edge's
+ * monitor group hears of them).  Every packet sent completes, fails or
+ * is cancelled.
  *
  * Statistics and controls: /sys/kernel/edge_nicsim/.
  */
@@ -397,6 +399,8 @@ static enum hrtimer_restart nicsim_tick(struct hrtimer *t)
 	atomic64_add(due + lost, &ns->generated);
 	atomic64_add(due - i, &ns->drop_ring_full);
 	atomic64_add(lost, &ns->drop_overrun);
+	/* Counted for the monitor group, from this very context. */
+	edge_kq_dropped(ns->q, due - i + lost);
 	/* Unplugged between the check above and here: not sent. */
 	if (i && edge_kq_submit(ns->q, i)) {
 		atomic64_add(i, &ns->drop_unplugged);

@@ -487,7 +487,7 @@ void edge_cp_drop(struct edge_cp *cp, struct edge_cp_job *j)
 	}
 	edge_engine_remove_obj(cp->eng, EDGE_EV_CP, j->idx);
 	cp->st.dropped++;
-	job_end(cp, j, EDGE_JOB_CANCELLED, false);
+	job_end(cp, j, EDGE_JOB_DROPPED, false);
 }
 
 /*

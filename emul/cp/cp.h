@@ -43,6 +43,7 @@ enum edge_job_state {
 	EDGE_JOB_DONE,		/* every kernel completed */
 	EDGE_JOB_REJECTED,	/* refused by admission; nothing ran */
 	EDGE_JOB_CANCELLED,
+	EDGE_JOB_DROPPED,	/* cancelled by its policy: past its deadline */
 };
 
 struct edge_cp_cfg {

@@ -527,6 +527,7 @@ void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb)
 	edge_simt_kcount_sub(c, tb->ki);
 	if (s->tbp->tb_end)
 		s->tbp->tb_end(s, tb);
+	EDGE_TRACE_SIM(s->eng, EDGE_TP_TB_END, tb->ki->cookie, tb->core, tb->idx);
 	tb->used = false;
 	tb->gen++;		/* its queued completion is now stale */
 	s->free_tbs[s->nr_free_tbs++] = tb->idx;

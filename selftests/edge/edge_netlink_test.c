@@ -571,12 +571,184 @@ TEST_F(nl, sched_get_set)
 }
 
 /* Each kind of notification, in the order things happened. */
+/* A TB kernel for jobs: @tbs TBs of 256 threads, @us each. */
+static uint32_t reg_tb(struct __test_metadata *_metadata, int fd,
+		       uint32_t tbs, uint32_t us)
+{
+	struct edge_register r;
+
+	edge_register_init(&r, EDGE_FN_NOP, 8, 4, us * CYCLES_PER_US);
+	r.grid_x = tbs;
+	r.block_x = 256;
+	EXPECT_EQ(0, edge_ioc(fd, EDGE_IOC_REGISTER_EVENT, &r));
+	return r.id;
+}
+
+static long long preemptions(void)
+{
+	char buf[2048];
+
+	if (edge_sysfs_str(0, "sched/stats", buf, sizeof(buf)))
+		return -1;
+	return stat_value(buf, "preemptions");
+}
+
+static uint64_t submit_job(struct __test_metadata *_metadata, int fd,
+			   uint32_t k, uint64_t deadline_ns)
+{
+	struct edge_job j = {
+		.size = sizeof(j),
+		.nr_kernels = 1,
+		.deadline_ns = deadline_ns,
+		.kernels = (uintptr_t)&k,
+	};
+
+	EXPECT_EQ(0, edge_ioc(fd, EDGE_IOC_SUBMIT_JOB, &j));
+	return j.id;
+}
+
+static struct edge_job_cqe reap_job(struct __test_metadata *_metadata, int fd)
+{
+	struct edge_job_cqe c = { 0 };
+	struct edge_reap_jobs rj = {
+		.size = sizeof(rj),
+		.nr = 1,
+		.cqes = (uintptr_t)&c,
+	};
+	uint64_t end = now_ns() + 10000000000ULL;
+
+	do {
+		rj.nr = 1;
+		EXPECT_EQ(0, edge_ioc(fd, EDGE_IOC_REAP_JOBS, &rj));
+		if (!rj.nr)
+			sleep_ms(2);
+	} while (!rj.nr && now_ns() < end);
+	EXPECT_EQ(1, rj.nr);
+	return c;
+}
+
+/* One job of kernel @k on device 0; its completion. */
+static struct edge_job_cqe one_job(struct __test_metadata *_metadata, int fd,
+				   uint32_t k, uint64_t deadline_ns,
+				   uint64_t *id)
+{
+	*id = submit_job(_metadata, fd, k, deadline_ns);
+	return reap_job(_metadata, fd);
+}
+
+/* The next notification must be @cmd, about device 0 (and job @id). */
+static void expect_ntf(struct __test_metadata *_metadata, struct enl *mon,
+		       struct enl_reply *r, uint8_t cmd, uint64_t id)
+{
+	ASSERT_EQ(0, enl_next_ntf(mon, r, 3000)) TH_LOG("waiting for %u", cmd);
+	ASSERT_EQ(cmd, r->cmd);
+	EXPECT_EQ(0, enl_u32(r, EDGE_A_DEV_INDEX));
+	if (!id)
+		return;
+	EXPECT_EQ(id, enl_u64(r, EDGE_A_JOB_ID));
+	EXPECT_EQ((uint32_t)getpid(), enl_u32(r, EDGE_A_JOB_OWNER_PID));
+}
+
+/*
+ * A job LAX-P drops: admitted (its kernel alone makes the deadline),
+ * then stuck behind an event kernel that fills the GPU for ~300 us, which
+ * admission does not see; dropped at the CP's first tick past its
+ * deadline.  Returns its id.
+ */
+static uint64_t dropped_job(struct __test_metadata *_metadata,
+			    struct enl *mon, int fd, uint32_t k)
+{
+	struct edge_register bg_reg;
+	struct edge_job_cqe c;
+	struct edge_queue bg;
+	struct enl_reply r;
+	struct edge_cqe cqe;
+	struct edge_dev d;
+	uint64_t id, end = now_ns() + 5000000000ULL;
+
+	EXPECT_EQ(0, edge_open(&d, EDGE_DEV0));
+	EXPECT_EQ(0, sched_write("sched/vt_hold", "1"));
+	edge_register_init(&bg_reg, EDGE_FN_NOP, 8, 2, 300 * CYCLES_PER_US);
+	bg_reg.grid_x = 16 * 8;
+	bg_reg.block_x = 256;
+	EXPECT_EQ(0, edge_queue_create(&d, &bg_reg, &bg));
+	expect_ntf(_metadata, mon, &r, EDGE_CMD_EKT_REG_NTF, 0);
+	*(uint32_t *)edge_queue_param(&bg) = 0;
+	edge_queue_submit(&bg, 1);
+	while (edge_queue_dispatched(&bg) != 1 && now_ns() < end)
+		sleep_ms(1);
+	id = submit_job(_metadata, fd, k, 60000);
+	EXPECT_EQ(0, sched_write("sched/vt_hold", "0"));
+	c = reap_job(_metadata, fd);
+	TH_LOG("lax-p: status %u met %u latency %llu", c.status, c.met,
+	       (unsigned long long)c.latency_ns);
+	EXPECT_EQ(EDGE_CQE_CANCELLED, c.status);
+	EXPECT_EQ(0, edge_queue_wait(&bg, &cqe, 10000));
+	edge_queue_cqe_seen(&bg);
+	EXPECT_EQ(0, edge_queue_destroy(&bg));
+	edge_close(&d);
+	return id;
+}
+
+/*
+ * Warp-level preemptions (edge_trace_test's run): a GPU full of a
+ * background kernel's TBs, and 16 events of a higher priority.
+ */
+static void preempting_run(struct __test_metadata *_metadata)
+{
+	struct edge_register bg_reg, ev_reg;
+	struct edge_queue bg, ev;
+	struct edge_cqe cqe;
+	struct edge_dev d;
+	uint64_t end;
+	unsigned int i;
+
+	ASSERT_EQ(0, edge_open(&d, EDGE_DEV0));
+	ASSERT_EQ(0, sched_write("sched/policy", "preempt"));
+	ASSERT_EQ(0, sched_write("sched/vt_hold", "1"));
+	edge_register_init(&bg_reg, EDGE_FN_NOP, 8, 2, 40000);
+	bg_reg.grid_x = 16 * 8;
+	bg_reg.block_x = 256;
+	bg_reg.regs_per_thread = 32;
+	ASSERT_EQ(0, edge_queue_create(&d, &bg_reg, &bg));
+	edge_register_init(&ev_reg, EDGE_FN_ECHO, 8, 16, 2300);
+	ev_reg.regs_per_thread = 16;
+	ev_reg.priority = 10;
+	ASSERT_EQ(0, edge_queue_create(&d, &ev_reg, &ev));
+	*(uint32_t *)edge_queue_param(&bg) = 0;
+	edge_queue_submit(&bg, 1);
+	end = now_ns() + 5000000000ULL;
+	while (edge_queue_dispatched(&bg) != 1 && now_ns() < end)
+		sleep_ms(1);
+	/* One step later its TBs are on the cores. */
+	sleep_ms(50);
+	for (i = 0; i < 16; i++)
+		*(uint32_t *)edge_queue_param_ahead(&ev, i) = i;
+	edge_queue_submit(&ev, 16);
+	while (edge_queue_dispatched(&ev) != 16 && now_ns() < end)
+		sleep_ms(1);
+	ASSERT_EQ(0, sched_write("sched/vt_hold", "0"));
+	for (i = 0; i < 16; i++) {
+		ASSERT_EQ(0, edge_queue_wait(&ev, &cqe, 10000));
+		edge_queue_cqe_seen(&ev);
+	}
+	ASSERT_EQ(0, edge_queue_wait(&bg, &cqe, 10000));
+	edge_queue_cqe_seen(&bg);
+	ASSERT_EQ(0, edge_queue_destroy(&ev));
+	ASSERT_EQ(0, edge_queue_destroy(&bg));
+	edge_close(&d);
+}
+
 TEST_F(nl, monitor_in_order)
 {
 	struct edge_register reg;
+	struct edge_job_cqe c;
 	struct enl_reply r;
+	long long preempts = 0;
 	struct enl mon;
-	int fd;
+	uint32_t k;
+	int fd, ntfs = 0;
+	uint64_t id;
 
 	ASSERT_EQ(0, enl_open(&mon));
 	ASSERT_EQ(0, enl_subscribe(&mon));
@@ -608,6 +780,64 @@ TEST_F(nl, monitor_in_order)
 	EXPECT_EQ(EDGE_CMD_DEV_DEL_NTF, r.cmd);
 	EXPECT_EQ(3, enl_u32(&r, EDGE_A_DEV_INDEX));
 	EXPECT_EQ(-EAGAIN, enl_next_ntf(&mon, &r, 100));
+
+	/*
+	 * Jobs on device 0, each policy after its policy-ntf: LAX rejects
+	 * a job its kernel cannot meet (5 us against ~20 us), EDF runs it
+	 * late, LAX-P drops one stuck behind the background kernel.
+	 */
+	fd = open(EDGE_DEV0, O_RDWR);
+	ASSERT_LE(0, fd);
+	k = reg_tb(_metadata, fd, 2 * 128, 10);
+	expect_ntf(_metadata, &mon, &r, EDGE_CMD_EKT_REG_NTF, 0);
+	ASSERT_EQ(0, sched_write("sched/queue_policy", "lax"));
+	expect_ntf(_metadata, &mon, &r, EDGE_CMD_POLICY_NTF, 0);
+	EXPECT_STREQ("lax", enl_str(&r, EDGE_A_QUEUE_POLICY));
+	c = one_job(_metadata, fd, k, 5000, &id);
+	EXPECT_EQ(EDGE_CQE_REJECTED, c.status);
+	expect_ntf(_metadata, &mon, &r, EDGE_CMD_JOB_REJECT_NTF, id);
+	ASSERT_EQ(0, sched_write("sched/queue_policy", "edf"));
+	expect_ntf(_metadata, &mon, &r, EDGE_CMD_POLICY_NTF, 0);
+	c = one_job(_metadata, fd, k, 5000, &id);
+	EXPECT_EQ(EDGE_CQE_DONE, c.status);
+	EXPECT_EQ(0, c.met);
+	expect_ntf(_metadata, &mon, &r, EDGE_CMD_JOB_LATE_NTF, id);
+	EXPECT_EQ(c.latency_ns, enl_u64(&r, EDGE_A_JOB_LATENCY_NS));
+	/* Met: no notification. */
+	c = one_job(_metadata, fd, k, 1000000000, &id);
+	EXPECT_EQ(1, c.met);
+	ASSERT_EQ(0, sched_write("sched/queue_policy", "lax-p"));
+	expect_ntf(_metadata, &mon, &r, EDGE_CMD_POLICY_NTF, 0);
+	id = dropped_job(_metadata, &mon, fd, k);
+	expect_ntf(_metadata, &mon, &r, EDGE_CMD_JOB_DROP_NTF, id);
+	expect_ntf(_metadata, &mon, &r, EDGE_CMD_EKT_UNREG_NTF, 0);
+	close(fd);
+	expect_ntf(_metadata, &mon, &r, EDGE_CMD_EKT_UNREG_NTF, 0);
+
+	/*
+	 * Preemptions, in two runs 300 ms apart: summaries whose counts
+	 * add up to the model's, the first at once, the next a second after
+	 * it (a storm is not a message each).  Queues come and go between.
+	 */
+	preempting_run(_metadata);
+	sleep_ms(300);
+	preempting_run(_metadata);
+	while (!enl_next_ntf(&mon, &r, 2000)) {
+		if (r.cmd == EDGE_CMD_EKT_REG_NTF ||
+		    r.cmd == EDGE_CMD_EKT_UNREG_NTF ||
+		    r.cmd == EDGE_CMD_POLICY_NTF)
+			continue;
+		ASSERT_EQ(EDGE_CMD_PREEMPT_NTF, r.cmd);
+		EXPECT_EQ(0, enl_u32(&r, EDGE_A_DEV_INDEX));
+		preempts += enl_u64(&r, EDGE_A_SUMMARY_PREEMPTIONS);
+		EXPECT_EQ(preempts, enl_u64(&r, EDGE_A_PREEMPTIONS));
+		if (ntfs++)
+			EXPECT_LE(900000000ULL, enl_u64(&r, EDGE_A_SUMMARY_NS));
+	}
+	TH_LOG("%lld preemptions in %d summaries", preempts, ntfs);
+	EXPECT_LT(0, preempts);
+	EXPECT_LE(2, ntfs);
+	EXPECT_EQ(preemptions(), preempts);
 	enl_close(&mon);
 }
 

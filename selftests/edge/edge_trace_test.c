@@ -5,7 +5,8 @@
  * jobs that LAX partly rejects, and the number of each trace event equal
  * to the module's own counters in sysfs.  Virtual time, so the run is
  * the same at every boot.  SKIPs when the kernel has no tracefs, or
- * edge.ko was built without its tracepoints (the debug kernel's build).
+ * edge.ko was built without its tracepoints (EDGE_NO_TRACEPOINTS=1: only
+ * edge_fault_test's fail-nth insmod uses such a build).
  */
 #include "kselftest_harness.h"
 #include "edge_selftest.h"
@@ -270,7 +271,7 @@ TEST(tracepoints_count_as_sysfs)
 	if (is_dir("/sys/module/edge/sections") &&
 	    access("/sys/module/edge/sections/_ftrace_events", F_OK)) {
 		EXPECT_EQ(0, edge_module_unload(3000));
-		SKIP(return, "edge.ko built without tracepoints (EDGE_NO_TRACEPOINTS=1, the debug kernel's build: Kbuild says why)");
+		SKIP(return, "edge.ko built without tracepoints (EDGE_NO_TRACEPOINTS=1: Kbuild says why)");
 	}
 	snprintf(path, sizeof(path), "%s/events/edge", tdir);
 	ASSERT_TRUE(is_dir(path)) TH_LOG("%s: edge.ko has no trace events", path);

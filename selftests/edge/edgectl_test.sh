@@ -37,7 +37,13 @@ t dev_set_took sh -c "[ \$(cat /sys/class/edge/edge5/poll_idle_us) = 7 ]"
 insmod "${EDGE_NICSIM_KO:-/edge/edge_nicsim.ko}" rate=1000 || nok nicsim
 t ekt_show sh -c "$ctl ekt show dev edge0 | grep -q 'kernel'"
 t stats sh -c "$ctl stats dev edge0 | grep -q submitted"
-t top_batch sh -c "[ \$($ctl top -n 2 dev edge0 | grep -c '^edge0') = 2 ]"
+# top: two views, each with the device's preemptions and the entry's
+# row; the second (the last second's events) with its p50 and p99.
+t top_batch sh -c "$ctl top -n 2 dev edge0 >/tmp/top.out &&
+	[ \$(grep -c '^edge0 ' /tmp/top.out) = 2 ] &&
+	[ \$(grep -c '^edge0: preemptions' /tmp/top.out) = 2 ] &&
+	grep -q 'p50 *p99\$' /tmp/top.out &&
+	tail -n 1 /tmp/top.out | awk '{ exit !(\$4 > 0 && \$8 ~ /s\$/ && \$9 ~ /s\$/) }'"
 # monitor: two notifications, then exit.
 ( $ctl -j monitor -n 2 >/tmp/mon.json 2>/tmp/mon.err ) &
 mon=$!

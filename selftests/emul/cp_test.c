@@ -281,7 +281,7 @@ TEST(cp_laxp_drops_late_jobs)
 	ASSERT_EQ(0, cp_submit(0, 0, 300 * US, 1, longk));
 	cp_run(_metadata, 600 * US);
 	EXPECT_EQ(1ULL, C.cp->st.dropped);
-	EXPECT_EQ((u32)EDGE_JOB_CANCELLED, C.state[0]);
+	EXPECT_EQ((u32)EDGE_JOB_DROPPED, C.state[0]);
 	EXPECT_TRUE(edge_simt_idle(&C.s));
 	/* The GPU is free again at once: a new job meets its deadline. */
 	ASSERT_EQ(0, cp_submit(1, 1, 300 * US, 1, k));

@@ -82,7 +82,7 @@ static void job_done(void *ctx, u64 cookie, u32 state, bool met)
 	(void)ctx;
 	CHECK(cookie < FZ_JOBS && F.accepted[cookie]);
 	CHECK(state == EDGE_JOB_DONE || state == EDGE_JOB_REJECTED ||
-	      state == EDGE_JOB_CANCELLED);
+	      state == EDGE_JOB_CANCELLED || state == EDGE_JOB_DROPPED);
 	CHECK(!met || state == EDGE_JOB_DONE);
 	F.ends[cookie]++;
 	CHECK(F.ends[cookie] == 1);

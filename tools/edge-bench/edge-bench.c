@@ -8,6 +8,9 @@
  * and each sample waits until the ring shows NEED_WAKEUP, so every
  * doorbell goes through the KICK and wake-up path).
  *
+ * Then the cost of edge's tracepoints: the same throughput with every
+ * event of tracefs' "edge" system enabled, against none, in turns.
+ *
  * Last, the control plane: a netlink dev get (do) round trip.
  *
  * Prints name=value lines for scripts; all times in ns.
@@ -23,6 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 
 #include "libedge.h"
 /* The kselftests' raw genetlink client: no library between us and it. */
@@ -215,7 +220,7 @@ static void clock_read(void)
 }
 
 /* Keep the ring full: events/s through one entry, front end polling. */
-static double throughput(struct edge_dev *d)
+static double throughput_of(struct edge_dev *d, uint32_t events)
 {
 	struct edge_register reg;
 	struct edge_queue q;
@@ -229,10 +234,10 @@ static double throughput(struct edge_dev *d)
 	if (ret)
 		die("register", -ret);
 	t0 = now_ns();
-	while (got < TPUT_EVENTS) {
+	while (got < events) {
 		uint32_t n = 0, *p;
 
-		while (sent + n < TPUT_EVENTS &&
+		while (sent + n < events &&
 		       (p = edge_queue_param_ahead(&q, n))) {
 			p[0] = sent + n;
 			n++;
@@ -249,9 +254,156 @@ static double throughput(struct edge_dev *d)
 		}
 	}
 	t = now_ns() - t0;
-	printf("events_per_s=%.0f\n", TPUT_EVENTS * 1e9 / t);
 	edge_queue_destroy(&q);
-	return TPUT_EVENTS * 1e9 / t;
+	return events * 1e9 / t;
+}
+
+static double throughput(struct edge_dev *d)
+{
+	double r = throughput_of(d, TPUT_EVENTS);
+
+	printf("events_per_s=%.0f\n", r);
+	return r;
+}
+
+static char tdir[64];
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* tracefs, mounted if need be; false when the kernel has none. */
+static bool find_tracefs(void)
+{
+	if (is_dir("/sys/kernel/tracing") &&
+	    (is_dir("/sys/kernel/tracing/events") ||
+	     !mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL))) {
+		strcpy(tdir, "/sys/kernel/tracing");
+		return is_dir("/sys/kernel/tracing/events/edge");
+	}
+	return false;
+}
+
+static void tfs_write(const char *name, const char *val)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tdir, name);
+	f = fopen(path, "we");
+	if (!f || fputs(val, f) < 0 || fclose(f))
+		die(path, errno);
+}
+
+/*
+ * events/s through one entry with every edge tracepoint enabled, against
+ * none, in alternating turns (TCG's pace drifts within a run); the best
+ * turn of each.  The events go to the ring buffer as a tracer would
+ * have them, nobody reading.
+ */
+/* Events the ring buffer took since the last clear, on every CPU. */
+static unsigned long long trace_entries(void)
+{
+	unsigned long long sum = 0, v;
+	char path[128], line[128];
+	int cpu;
+
+	for (cpu = 0; cpu < 64; cpu++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", tdir, cpu);
+		f = fopen(path, "re");
+		if (!f)
+			break;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "entries: %llu", &v) == 1 ||
+			    sscanf(line, "overrun: %llu", &v) == 1)
+				sum += v;
+		fclose(f);
+	}
+	return sum;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+#define TRACE_TURNS	15
+#define TRACE_EVENTS	20000
+
+/*
+ * Throughput with the events under @enable (a tracefs path under
+ * events/edge/) on, against all off, in TRACE_TURNS adjacent pairs: the
+ * median of the pairs' ratios (TCG's pace drifts within a run, and a
+ * shared host's load more so; adjacent turns see the same).  *@per_event:
+ * ring-buffer entries per event with them on.  Returns on/off.
+ */
+static double trace_ratio(struct edge_dev *d, const char *enable,
+			  double *off_eps, double *per_event)
+{
+	double ratio[TRACE_TURNS], off, on;
+	char path[128];
+	int i;
+
+	snprintf(path, sizeof(path), "events/edge/%s", enable);
+	*off_eps = 0;
+	for (i = 0; i < TRACE_TURNS; i++) {
+		tfs_write("events/edge/enable", "0");
+		off = throughput_of(d, TRACE_EVENTS);
+		tfs_write("trace", "");
+		tfs_write(path, "1");
+		on = throughput_of(d, TRACE_EVENTS);
+		tfs_write("events/edge/enable", "0");
+		*per_event = (double)trace_entries() / TRACE_EVENTS;
+		ratio[i] = on / off;
+		*off_eps += off / TRACE_TURNS;
+	}
+	tfs_write("trace", "");
+	qsort(ratio, TRACE_TURNS, sizeof(ratio[0]), cmp_double);
+	return ratio[TRACE_TURNS / 2];
+}
+
+/*
+ * What the tracepoints cost: the overhead with every event of the "edge"
+ * system enabled, and what bounds it, the cost of one ring-buffer event
+ * against the front end's cost of one event.  Each event of the path
+ * alone says where the total goes.
+ */
+static void trace_overhead(struct edge_dev *d)
+{
+	static const char * const one[] = {
+		"edge_doorbell", "edge_event_dispatch", "edge_tb_place",
+		"edge_event_complete",
+	};
+	double r, off, k, ns_event;
+	unsigned int i;
+	char path[96];
+
+	if (!find_tracefs()) {
+		printf("# trace_overhead: no tracefs or no edge events\n");
+		return;
+	}
+	r = trace_ratio(d, "enable", &off, &k);
+	ns_event = 1e9 / off;
+	printf("trace_overhead_pct=%.1f\n", (1 - r) * 100);
+	printf("trace_entries_per_event=%.2f\n", k);
+	printf("trace_off_ns_per_event=%.0f\n", ns_event);
+	/* (1/on - 1/off) per entry: one ring-buffer event's cost. */
+	printf("trace_ns_per_trace_entry=%.0f\n", (ns_event / r - ns_event) / k);
+	for (i = 0; i < sizeof(one) / sizeof(one[0]); i++) {
+		snprintf(path, sizeof(path), "%s/enable", one[i]);
+		r = trace_ratio(d, path, &off, &k);
+		printf("trace_%s_overhead_pct=%.1f\n", one[i] + 5, (1 - r) * 100);
+	}
+	/* A control: an event that never fires here; the method's noise. */
+	r = trace_ratio(d, "edge_policy/enable", &off, &k);
+	printf("trace_control_overhead_pct=%.1f\n", (1 - r) * 100);
 }
 
 /*
@@ -383,6 +535,7 @@ int main(void)
 	null_ioctl(&d);
 	clock_read();
 	tput = throughput(&d);
+	trace_overhead(&d);
 	set_idle(1000);
 	/* The front end asleep (1 ms idle), its CPU to the raw consumer. */
 	usleep(50000);

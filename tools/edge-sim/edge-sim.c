@@ -23,6 +23,7 @@
 
 #include "gpu/simt.h"
 #include "validate.h"
+#include "simtrace.h"
 
 #define MAX_KERNELS	32
 #define MAX_STREAMS	8
@@ -641,6 +642,7 @@ struct sim {
 	u32 bg_launched, bg_finished;
 	u64 bg_next;		/* next launch, ns */
 	u64 bg_start, bg_end;	/* ns */
+	u64 bg_launch;		/* ns, the running instance's launch */
 	bool bg_complete;
 	/* streams */
 	int ns;
@@ -659,6 +661,36 @@ static void build_kdesc(const struct scen *sc, const struct edge_preset *p,
 		    "(edge_validate_register)", name, p->name);
 }
 
+/* The run -T traces (the first with events), and its scenario. */
+static struct sim *traced;
+static const struct scen *traced_sc;
+
+static void trace_name(u64 cookie, char *buf, size_t len)
+{
+	if (cookie & COOKIE_BG)
+		snprintf(buf, len, "%s", traced_sc->bg.kernel);
+	else
+		snprintf(buf, len, "%s",
+			 traced_sc->s[COOKIE_STREAM(cookie)].name);
+}
+
+/* A kernel of the traced run completed: its slice, launch to now. */
+static void trace_kernel(struct sim *m, u64 cookie)
+{
+	char name[NAME_LEN + 8];
+	u64 launch;
+
+	trace_name(cookie, name, sizeof(name));
+	if (cookie & COOKIE_BG) {
+		launch = m->bg_launch;
+	} else {
+		struct stream_rt *s = &m->s[COOKIE_STREAM(cookie)];
+
+		launch = s->launch_ns[COOKIE_SEQ(cookie)];
+	}
+	simtrace_kernel(name, cookie, launch, m->eng.now);
+}
+
 static void on_done(void *ctx, u64 cookie, u32 code)
 {
 	struct sim *m = ctx;
@@ -668,6 +700,8 @@ static void on_done(void *ctx, u64 cookie, u32 code)
 
 	if (code != EDGE_CQE_DONE)
 		die("kernel completed with code %u", code);
+	if (m == traced)
+		trace_kernel(m, cookie);
 	/* something left the model: a refused launch may fit now */
 	for (i = 0; i < m->ns; i++)
 		m->s[i].blocked = false;
@@ -799,6 +833,7 @@ static void host_step(struct sim *m, u64 t)
 			die("background launch refused");
 		if (!m->bg_launched)
 			m->bg_start = t;
+		m->bg_launch = t;
 		m->bg_launched++;
 		m->bg_next = EDGE_TIME_NEVER;
 	}
@@ -837,6 +872,8 @@ static void simulate(const struct scen *sc, const struct edge_preset *p,
 	if (!events && cfg.sched == EDGE_SCHED_RESERVE)
 		cfg.sched = EDGE_SCHED_DRAIN;	/* isolated: the whole GPU */
 	edge_engine_init(&m->eng);
+	if (m == traced)
+		simtrace_start(&m->eng);
 	if (edge_simt_init(&m->simt, p, &m->eng, &cfg, on_done, m))
 		die("edge_simt_init failed (bad knobs?)");
 	until = sc->until ? edge_simt_cyc2ns(&m->simt, sc->until) :
@@ -937,7 +974,7 @@ static void sim_free(struct sim *m)
 }
 
 static void run_one(const struct scen *sc, const struct edge_preset *p,
-		    u64 seed, struct result *res)
+		    u64 seed, bool trace, struct result *res)
 {
 	static struct sim iso, mix;
 	const struct edge_simt_stats *st;
@@ -952,7 +989,15 @@ static void run_one(const struct scen *sc, const struct edge_preset *p,
 		res->tbs_iso += iso.simt.st.tbs_dispatched;
 		sim_free(&iso);
 	}
+	if (trace) {
+		traced = &mix;
+		traced_sc = sc;
+	}
 	simulate(sc, p, seed, true, bg_iso_ns, &mix);
+	if (trace) {
+		simtrace_stop();
+		traced = NULL;
+	}
 	st = &mix.simt.st;
 
 	edge_lat_merge(&res->sched, &st->sched);
@@ -1177,7 +1222,7 @@ static void usage(FILE *o)
 {
 	fprintf(o,
 		"usage: %s [-s key=value]... [-o file.csv] [-a] [-n] [-p] [-t] "
-		"scenario\n"
+		"[-T trace.json] scenario\n"
 		"       %s -H\n"
 		"       %s policies   (the queue, thread-block and placement policies)\n"
 		"  -s key=value  override a scenario setting after the file "
@@ -1194,6 +1239,11 @@ static void usage(FILE *o)
 		"  -p            print the resolved scenario to stderr\n"
 		"  -t            print wall time and simulated TBs/s to "
 		"stderr\n"
+		"  -T file.json  write the first run's timeline there (TBs "
+		"per core,\n"
+		"                preemptions, kernels): Chrome's JSON trace "
+		"format,\n"
+		"                for Perfetto or chrome://tracing\n"
 		"Documentation/edge-sim.rst describes the scenario format.\n",
 		prog, prog, prog);
 }
@@ -1208,7 +1258,7 @@ int main(int argc, char **argv)
 	static struct scen sc;
 	static struct result res;
 	const struct edge_preset *p;
-	const char *out = NULL, *over[256];
+	const char *out = NULL, *over[256], *trace = NULL;
 	bool header = true, append = false, print = false, timing = false;
 	struct timespec t0, t1;
 	int nover = 0, i, c;
@@ -1237,7 +1287,7 @@ int main(int argc, char **argv)
 		printf("\n");
 		return 0;
 	}
-	while ((c = getopt(argc, argv, "s:o:anHpth")) != -1) {
+	while ((c = getopt(argc, argv, "s:o:anHptT:h")) != -1) {
 		switch (c) {
 		case 's':
 			if (nover == (int)ARRAY_SIZE(over))
@@ -1261,6 +1311,9 @@ int main(int argc, char **argv)
 			break;
 		case 't':
 			timing = true;
+			break;
+		case 'T':
+			trace = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -1302,8 +1355,12 @@ int main(int argc, char **argv)
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	seed0 = sc.cfg.seed;
+	if (trace && simtrace_open(trace, trace_name))
+		die("%s: %s", trace, strerror(errno));
 	for (i = 0; i < (int)sc.runs; i++)
-		run_one(&sc, p, seed0 + (u64)i, &res);
+		run_one(&sc, p, seed0 + (u64)i, trace && !i, &res);
+	if (trace && simtrace_close())
+		die("%s: %s", trace, strerror(errno));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 
 	o = stdout;

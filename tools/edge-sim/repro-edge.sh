@@ -16,8 +16,8 @@
 #
 # Writes into $RESULTS: the raw rows (fig11c.csv, fig12.csv, fig13.csv,
 # h100-drain.csv, one edge-sim CSV row per simulation), the tables the
-# plots are drawn from (*-summary.csv), the plots (*.png, with gnuplot)
-# and headline.txt.  Its standard output ENDS with the headline ratios,
+# plots are drawn from (*-summary.csv), the plots (*.png, with gnuplot;
+# fig11c-timeline.png is one run's edge-sim -T trace) and headline.txt.  Its standard output ENDS with the headline ratios,
 # one name=value per line (Documentation/edge-sim.rst defines each).
 # Every simulation is deterministic: a rerun writes the same CSVs.
 set -euo pipefail
@@ -235,6 +235,15 @@ if [[ $PLOTS != 0 ]]; then
 		for gp in fig11 fig12 fig13 h100; do
 			gnuplot -e "dir='$RESULTS'; pairs=$pairs" "$here/plots/$gp.gp"
 		done
+		# One fig11c run's timeline (edge-sim -T, Chrome's JSON trace
+		# format): TBs per core lane, preemptions, kernels.
+		(cd "$SC" && "$SIM" -s runs=1 -T "$RESULTS/fig11c-trace.json" \
+			-o /dev/null fig11c.sim)
+		"$here/plots/timeline.py" "$RESULTS/fig11c-trace.json" \
+			"$RESULTS/fig11c-timeline.png" \
+			'fig11c, one run: IPV4 events preempting CONV (edge-sim -T, edge preset)' \
+			>/dev/null
+		rm -f "$RESULTS/fig11c-trace.json"
 	else
 		echo "repro-edge: no gnuplot (Debian gnuplot-nox): no plots" >&2
 	fi

@@ -123,6 +123,14 @@ static const struct {
 	[EDGE_A_PLACE_BLOCKS] = { "blocks", K_U32 },
 	[EDGE_A_PLACE_POLICY] = { "policy", K_STR },
 	[EDGE_A_PLACE_ID] = { "place_id", K_U64 },
+	[EDGE_A_JOB_LATENCY_NS] = { "latency_ns", K_U64 },
+	[EDGE_A_PREEMPTIONS] = { "preemptions", K_U64 },
+	[EDGE_A_TB_PREEMPTIONS] = { "tb_preemptions", K_U64 },
+	[EDGE_A_SUMMARY_NS] = { "interval_ns", K_U64 },
+	[EDGE_A_SUMMARY_PREEMPTIONS] = { "interval_preemptions", K_U64 },
+	[EDGE_A_SUMMARY_TB_PREEMPTIONS] = { "interval_tb_preemptions", K_U64 },
+	[EDGE_A_EKT_DROPPED] = { "dropped", K_U64 },
+	/* EDGE_A_EKT_LAT_HIST: not printed; edgectl top reads it. */
 };
 
 /* sched set's words: attribute, and whether it takes a name. */
@@ -154,6 +162,11 @@ static const char * const ntf_names[] = {
 	[EDGE_CMD_EKT_REG_NTF] = "ekt reg",
 	[EDGE_CMD_EKT_UNREG_NTF] = "ekt unreg",
 	[EDGE_CMD_POLICY_NTF] = "policy",
+	[EDGE_CMD_JOB_REJECT_NTF] = "job rejected",
+	[EDGE_CMD_JOB_LATE_NTF] = "job late",
+	[EDGE_CMD_JOB_DROP_NTF] = "job dropped",
+	[EDGE_CMD_PREEMPT_NTF] = "preemptions",
+	[EDGE_CMD_EKT_DROP_NTF] = "ekt dropped",
 };
 
 static bool json, pretty, show_stats;
@@ -765,18 +778,30 @@ static int cmd_monitor(struct ctx *c, long count)
 	return 0;
 }
 
-/* top: per device and per entry, rates over the last second. */
+/*
+ * top: per device and per entry, over the last second: events/s, the
+ * latency percentiles of the events done in it (from the entries'
+ * log2 histograms: a percentile is its bucket's upper bound) and the
+ * device's preemptions.
+ */
 struct top_row {
 	uint32_t dev, id;
 	uint64_t submitted, completed, cancelled;
+	uint64_t hist[EDGE_LAT_HIST_BUCKETS];
 	uint32_t inflight, pid;
 	bool used;
 };
 
 #define TOP_MAX	(64 * 64)
 
+struct top_dev {
+	uint64_t preempt, tb_preempt;
+	bool seen;
+};
+
 struct top_state {
 	struct top_row now[TOP_MAX], prev[TOP_MAX];
+	struct top_dev dnow[64], dprev[64];
 	int n;
 };
 
@@ -797,6 +822,26 @@ static void top_each(struct ctx *c, uint8_t cmd, struct nlattr **tb)
 	r->inflight = nla_get_u32(tb[EDGE_A_EKT_INFLIGHT]);
 	r->pid = tb[EDGE_A_EKT_OWNER_PID] ?
 		 nla_get_u32(tb[EDGE_A_EKT_OWNER_PID]) : 0;
+	/* An older module has no histogram: no percentiles then. */
+	if (tb[EDGE_A_EKT_LAT_HIST] &&
+	    nla_len(tb[EDGE_A_EKT_LAT_HIST]) == sizeof(r->hist))
+		memcpy(r->hist, nla_data(tb[EDGE_A_EKT_LAT_HIST]),
+		       sizeof(r->hist));
+}
+
+static void top_stats_each(struct ctx *c, uint8_t cmd, struct nlattr **tb)
+{
+	struct top_state *s = c->arg;
+	uint32_t d;
+
+	if (!tb[EDGE_A_DEV_INDEX] || !tb[EDGE_A_PREEMPTIONS])
+		return;
+	d = nla_get_u32(tb[EDGE_A_DEV_INDEX]);
+	if (d >= 64)
+		return;
+	s->dnow[d].preempt = nla_get_u64(tb[EDGE_A_PREEMPTIONS]);
+	s->dnow[d].tb_preempt = nla_get_u64(tb[EDGE_A_TB_PREEMPTIONS]);
+	s->dnow[d].seen = true;
 }
 
 static void devs_each(struct ctx *c, uint8_t cmd, struct nlattr **tb)
@@ -807,18 +852,88 @@ static void devs_each(struct ctx *c, uint8_t cmd, struct nlattr **tb)
 		list[1 + list[0]++] = nla_get_u32(tb[EDGE_A_DEV_INDEX]);
 }
 
+/* The upper bound of the bucket holding the @pct-th percentile, as text. */
+static const char *top_pct(const uint64_t *h, unsigned int pct, char *buf,
+			   size_t len)
+{
+	uint64_t total = 0, sum = 0, bound;
+	int i;
+
+	for (i = 0; i < EDGE_LAT_HIST_BUCKETS; i++)
+		total += h[i];
+	if (!total)
+		return "-";
+	for (i = 0; i < EDGE_LAT_HIST_BUCKETS - 1; i++) {
+		sum += h[i];
+		/* sum / total >= pct / 100, in integers */
+		if (sum * 100 >= total * pct)
+			break;
+	}
+	bound = i ? (uint64_t)1 << i : 0;
+	if (i == EDGE_LAT_HIST_BUCKETS - 1)
+		snprintf(buf, len, ">%" PRIu64 "ms", ((uint64_t)1 << (i - 1)) / 1000000);
+	else if (bound < 10000)
+		snprintf(buf, len, "%" PRIu64 "ns", bound);
+	else if (bound < 10000000)
+		snprintf(buf, len, "%" PRIu64 "us", bound / 1000);
+	else
+		snprintf(buf, len, "%" PRIu64 "ms", bound / 1000000);
+	return buf;
+}
+
+static void top_print_dev(const struct top_state *s, uint32_t d, bool delta)
+{
+	const struct top_dev *n = &s->dnow[d], *p = &s->dprev[d];
+
+	if (!n->seen)
+		return;
+	if (delta && p->seen)
+		printf("edge%u: preemptions/s %" PRIu64 " (warp) %" PRIu64
+		       " (tb), in all %" PRIu64 " %" PRIu64 "\n", d,
+		       n->preempt - p->preempt, n->tb_preempt - p->tb_preempt,
+		       n->preempt, n->tb_preempt);
+	else
+		printf("edge%u: preemptions in all %" PRIu64 " (warp) %" PRIu64
+		       " (tb)\n", d, n->preempt, n->tb_preempt);
+}
+
+static void top_print_row(const struct top_state *s, const struct top_row *r,
+			  bool delta)
+{
+	const struct top_row *p = NULL;
+	uint64_t h[EDGE_LAT_HIST_BUCKETS], rate = 0;
+	char b50[16], b99[16];
+	int j;
+
+	for (j = 0; delta && j < TOP_MAX && s->prev[j].used; j++)
+		if (s->prev[j].dev == r->dev && s->prev[j].id == r->id)
+			p = &s->prev[j];
+	/* The last second's events; the first view, all since registration. */
+	for (j = 0; j < EDGE_LAT_HIST_BUCKETS; j++)
+		h[j] = r->hist[j] - (p && p->hist[j] <= r->hist[j] ?
+				     p->hist[j] : 0);
+	if (p && p->completed <= r->completed)
+		rate = r->completed - p->completed;
+	printf("edge%-3u %4u %7u %10" PRIu64 " %12" PRIu64 " %10" PRIu64
+	       " %8u %8s %8s\n", r->dev, r->id, r->pid, rate, r->completed,
+	       r->cancelled, r->inflight, top_pct(h, 50, b50, sizeof(b50)),
+	       top_pct(h, 99, b99, sizeof(b99)));
+}
+
 static int cmd_top(struct ctx *c, long iters, int onedev)
 {
 	static struct top_state s;
 	uint32_t devs[65];
 	long it;
-	int i, j, d;
+	int i, d;
 
 	for (it = 0; iters < 0 || it < iters; it++) {
 		struct nl_msg *m;
 
 		memcpy(s.prev, s.now, sizeof(s.now));
 		memset(s.now, 0, sizeof(s.now));
+		memcpy(s.dprev, s.dnow, sizeof(s.dnow));
+		memset(s.dnow, 0, sizeof(s.dnow));
 		s.n = 0;
 		devs[0] = 0;
 		if (onedev >= 0) {
@@ -828,29 +943,28 @@ static int cmd_top(struct ctx *c, long iters, int onedev)
 			c->arg = devs;
 			xfer(c, req(c, EDGE_CMD_DEV_GET, NLM_F_DUMP));
 		}
-		c->each = top_each;
 		c->arg = &s;
 		for (d = 0; d < (int)devs[0]; d++) {
+			c->each = top_each;
 			m = req(c, EDGE_CMD_EKT_GET, NLM_F_DUMP);
+			nla_put_u32(m, EDGE_A_DEV_INDEX, devs[1 + d]);
+			xfer(c, m);
+			c->each = top_stats_each;
+			m = req(c, EDGE_CMD_STATS_GET, 0);
 			nla_put_u32(m, EDGE_A_DEV_INDEX, devs[1 + d]);
 			xfer(c, m);
 		}
 		if (iters < 0)
 			printf("\033[H\033[J");
-		printf("edgectl top: %u device(s), %d entries\n", devs[0], s.n);
-		printf("%-7s %4s %7s %12s %12s %10s %8s\n", "dev", "id",
-		       "pid", "events/s", "completed", "cancelled", "inflight");
-		for (i = 0; i < s.n; i++) {
-			const struct top_row *r = &s.now[i];
-			uint64_t rate = 0;
-
-			for (j = 0; it && j < TOP_MAX && s.prev[j].used; j++)
-				if (s.prev[j].dev == r->dev && s.prev[j].id == r->id)
-					rate = r->completed - s.prev[j].completed;
-			printf("edge%-3u %4u %7u %12" PRIu64 " %12" PRIu64
-			       " %10" PRIu64 " %8u\n", r->dev, r->id, r->pid,
-			       rate, r->completed, r->cancelled, r->inflight);
-		}
+		printf("edgectl top: %u device(s), %d entries%s\n", devs[0], s.n,
+		       it ? ", last second" : ", since registration");
+		for (d = 0; d < (int)devs[0]; d++)
+			top_print_dev(&s, devs[1 + d], it > 0);
+		printf("%-7s %4s %7s %10s %12s %10s %8s %8s %8s\n", "dev", "id",
+		       "pid", "events/s", "completed", "cancelled", "inflight",
+		       "p50", "p99");
+		for (i = 0; i < s.n; i++)
+			top_print_row(&s, &s.now[i], it > 0);
 		fflush(stdout);
 		if (iters < 0 || it + 1 < iters)
 			sleep(1);

@@ -35,6 +35,14 @@ echo "== host: the netlink spec and its uapi header agree"
 cat "$build/nlspec.tap"
 taps+=("$build/nlspec.tap")
 
+echo "== host: edge-sim's timeline (-T) parses and matches its run"
+if ! make -s -C "$top/tools/edge-sim" O="$build/host" trace-check \
+	>"$build/simtrace.tap" 2>&1; then
+	status=1
+fi
+cat "$build/simtrace.tap"
+taps+=("$build/simtrace.tap")
+
 echo "== host: emul/ unit tests (ASan+UBSan)"
 if ! make -s -C "$top" host-tests >"$build/host.tap" 2>"$build/host.err"; then
 	status=1

@@ -6,6 +6,8 @@
 cd /edge || exit 1
 export EDGE_KO=/edge/edge.ko
 export EDGE_NICSIM_KO=/edge/edge_nicsim.ko
+# edge_fault_test's insmod under fail-nth, when the payload has one.
+[ -f /edge/edge-notp.ko ] && export EDGE_KO_NOTP=/edge/edge-notp.ko
 fail=0
 
 load() {

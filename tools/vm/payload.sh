@@ -15,3 +15,8 @@ cp "$kodir/edge.ko" "$kodir/edge_nicsim.ko" "$build/guest/edge-demo" \
 cp -r "$build/guest/selftests" "$out/selftests"
 cp "$top/tools/vm/guest.sh" "$out/run.sh"
 cp "$top/tools/vm/kapi-bench.sh" "$out/kapi-bench.sh"
+# The debug kernel's build also has an edge.ko without tracepoints, for
+# edge_fault_test's fail-nth insmod (tools/vm/debug-kernel/module.sh).
+if [[ -f $kodir/edge-notp.ko ]]; then
+	cp "$kodir/edge-notp.ko" "$out/"
+fi

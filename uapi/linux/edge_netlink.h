@@ -15,6 +15,14 @@
 
 #define EDGE_MCGRP_MONITOR	"monitor"
 
+/*
+ * EDGE_A_EKT_LAT_HIST: an entry's event latencies (dispatch to
+ * completion, model ns) as EDGE_LAT_HIST_BUCKETS __u64 counts; bucket 0
+ * holds 0 ns, bucket i > 0 holds [2^(i-1), 2^i) ns, the last one also
+ * everything above.
+ */
+#define EDGE_LAT_HIST_BUCKETS	32
+
 enum edge_time_mode {
 	EDGE_NL_TIME_REAL,
 	EDGE_NL_TIME_VIRTUAL,
@@ -102,6 +110,14 @@ enum {
 	EDGE_A_PLACE_BLOCKS,
 	EDGE_A_PLACE_POLICY,
 	EDGE_A_PLACE_ID,
+	EDGE_A_JOB_LATENCY_NS,
+	EDGE_A_PREEMPTIONS,
+	EDGE_A_TB_PREEMPTIONS,
+	EDGE_A_SUMMARY_NS,
+	EDGE_A_SUMMARY_PREEMPTIONS,
+	EDGE_A_SUMMARY_TB_PREEMPTIONS,
+	EDGE_A_EKT_DROPPED,
+	EDGE_A_EKT_LAT_HIST,
 
 	__EDGE_A_MAX,
 	EDGE_A_MAX = (__EDGE_A_MAX - 1)
@@ -125,6 +141,11 @@ enum {
 	EDGE_CMD_JOB_GET,
 	EDGE_CMD_PLACE,
 	EDGE_CMD_PLACE_RELEASE,
+	EDGE_CMD_JOB_REJECT_NTF,
+	EDGE_CMD_JOB_LATE_NTF,
+	EDGE_CMD_JOB_DROP_NTF,
+	EDGE_CMD_PREEMPT_NTF,
+	EDGE_CMD_EKT_DROP_NTF,
 
 	__EDGE_CMD_MAX,
 	EDGE_CMD_MAX = (__EDGE_CMD_MAX - 1)
