@@ -22,9 +22,10 @@
 #   make repro-lax   the LAX reproduction (8 workloads x 3 rates x 14
 #                 policies) with edge-sim; tables, plots and headline in
 #                 Documentation/results/lax/
-#   make repro    every reproduction in turn, then
-#                 Documentation/results/README.rst (each paper's headline
-#                 beside ours); prints repro_seconds
+#   make repro    every reproduction, all at once (REPRO_SERIAL=1: in
+#                 turn), then Documentation/results/README.rst (each
+#                 paper's headline beside ours); prints each one's wall
+#                 and CPU seconds and repro_seconds
 #   make repro-NAME REPRO_SMOKE=1 [RESULTS=DIR]  a short run of one, into
 #                 DIR (default build/repro-smoke/NAME); make check runs
 #                 each so (tools/vm/repro-smoke.sh)

@@ -1,17 +1,30 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-repros.sh: `make repro`, every reproduction in turn (the names
-# given, in order: make passes each repro-NAME.sh's NAME), each into its
+# run-repros.sh: `make repro`, every reproduction (the names given: make
+# passes each repro-NAME.sh's NAME), each into its
 # Documentation/results/NAME/, then Documentation/results/README.rst: one
-# table, each paper's headline figure beside ours and a verdict.  Prints
-# repro_NAME_seconds per reproduction and repro_seconds for the set (wall
-# times: they are not written into the README, which stays the same from
-# run to run when the results do).
+# table, each paper's headline figure beside ours and a verdict.
 #
 #   tools/edge-sim/run-repros.sh edge lax srtf claius mgb
 #
-# Environment: EDGE_SIM (default: built here), JOBS, PLOTS (passed on).
+# The reproductions run at once: each is a few CPU-bound simulations with
+# serial parts (awk, plots) between them, so one at a time left a core
+# idle at every such part.  Together the two cores stay busy until the
+# end, and the set takes its CPU time over two.  Their outputs are their
+# own (each writes only its folder; logs in build/repro/NAME.*), and the
+# results do not depend on what else runs, so they are the same.
+#
+# Prints, in the order given, repro_NAME_seconds (that reproduction's
+# wall time, start to end: beside the others, so longer than alone) and
+# repro_NAME_cpu_seconds (its CPU time, user + system, children
+# included: what it costs, whatever else runs), then repro_seconds, the
+# set's wall time.  None of them is written into the README, which stays
+# the same from run to run when the results do.  REPRO_SERIAL=1 runs them
+# one at a time, as before: then each repro_NAME_seconds is its own.
+#
+# Environment: EDGE_SIM (default: built here), JOBS, PLOTS (passed on),
+# REPRO_SERIAL.
 # Not named repro-*.sh: that pattern is a reproduction of its own.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,19 +38,55 @@ log=$top/build/repro
 mkdir -p "$log"
 
 now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
+since() { awk -v a="$1" -v b="${2:-$(now)}" 'BEGIN { printf "%.2f", b - a }'; }
+
+# one NAME: a reproduction, its output into build/repro/NAME.*, then its
+# wall time (start and end in NAME.time) and its children's CPU time
+# (bash's times: the second line, user and system).
+one() {
+	local r=$1 rc=0 t
+
+	t=$(now)
+	"$here/repro-$r.sh" >"$log/$r.out" 2>"$log/$r.err" || rc=$?
+	# Not in a pipe: there times runs in a fresh subshell and says 0.
+	times >"$log/$r.cpu"
+	awk -v a="$t" -v b="$(now)" -v rc="$rc" '
+		function sec(x,   m) {
+			m = x; sub(/m.*/, "", m)
+			sub(/^[0-9]+m/, "", x); sub(/s$/, "", x)
+			return m * 60 + x
+		}
+		NR == 2 { printf "%s %s %.2f %d\n", a, b, sec($1) + sec($2), rc }' \
+		"$log/$r.cpu" >"$log/$r.time"
+}
 
 t0=$(now)
+pids=()
 for r in "$@"; do
-	t=$(now)
-	if ! "$here/repro-$r.sh" >"$log/$r.out" 2>"$log/$r.err"; then
+	rm -f "$log/$r.time"
+	if [[ ${REPRO_SERIAL:-0} != 0 ]]; then
+		(one "$r")
+	else
+		one "$r" &
+		pids+=($!)
+	fi
+done
+((${#pids[@]} == 0)) || wait "${pids[@]}"
+total=$(since "$t0")
+
+failed=0
+for r in "$@"; do
+	read -r a b cpu rc <"$log/$r.time" || { a=0 b=0 cpu=0 rc=1; }
+	if ((rc)); then
 		cat "$log/$r.err" >&2
 		echo "run-repros: repro-$r failed (log in $log/$r.*)" >&2
-		exit 1
+		failed=1
+		continue
 	fi
-	echo "repro_${r}_seconds=$(since "$t")"
+	echo "repro_${r}_seconds=$(since "$a" "$b")"
+	echo "repro_${r}_cpu_seconds=$cpu"
 done
-total=$(since "$t0")
+((!failed)) || exit 1
 
 # The headline figure of each paper: reproduction, name in its
 # headline.txt, the paper's value, the paper, what the figure is.
