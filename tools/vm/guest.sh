@@ -70,6 +70,11 @@ demo)
 	echo "\$ edgectl dev del edge1"
 	./edgectl dev del edge1 || fail=1
 	unload
+	# Real packets: busybox ping answered by the GPU (edge_netrx.ko).
+	./netrx-demo.sh || fail=1
+	;;
+netrx-demo)
+	./netrx-demo.sh || fail=1
 	;;
 check)
 	kmemleak_start
