@@ -6,6 +6,7 @@
 cd /edge || exit 1
 export EDGE_KO=/edge/edge.ko
 export EDGE_NICSIM_KO=/edge/edge_nicsim.ko
+export EDGE_NETRX_KO=/edge/edge_netrx.ko
 fail=0
 
 load() {
@@ -86,6 +87,10 @@ check)
 		rc=$?
 		[ $rc = 0 ] || [ $rc = 4 ] || fail=1
 	done
+	if grep -q '^edge_netrx ' /proc/modules; then
+		echo "guest: a suite left edge_netrx.ko loaded" >&2
+		rmmod edge_netrx || fail=1
+	fi
 	if grep -q '^edge_nicsim ' /proc/modules; then
 		echo "guest: a suite left edge_nicsim.ko loaded" >&2
 		rmmod edge_nicsim || fail=1

@@ -33,7 +33,9 @@ up)
 	unshare -n sh -c 'for f in /proc/sys/net/ipv6/conf/all/disable_ipv6 \
 		/proc/sys/net/ipv6/conf/default/disable_ipv6; do
 			[ -w $f ] && echo 1 >$f
-		done; exec sleep 1000000' &
+		done; exec sleep 1000000' </dev/null >/dev/null 2>&1 &
+	# (No stdio of ours: a caller reading our output through a pipe
+	# would otherwise wait for the sleeper.)
 	pid=$!
 	echo $pid >$pidf
 	# unshare() has run once the process's namespace is not ours.
