@@ -146,6 +146,8 @@ debug-kernel: deps
 check-debug: deps all
 	@$(VM)/check-debug.sh $(BUILD)
 
+# tools/vm/netrx-bench.sh's lines (edge_netrx: event kernels against the CPU).
+NETRX_KEYS := netrx|stack|busy
 bench: deps all netmods
 	@$(VM)/payload.sh $(BUILD)/payload-bench $(BUILD)
 	@$(VM)/run-guest.sh --kernel $(VMLINUX) --payload $(BUILD)/payload-bench \
@@ -155,10 +157,13 @@ bench: deps all netmods
 	@$(MAKE) -s -C tools/bench-host O=$(BUILD)/host run | sed 's/^/host_/' \
 		| tee -a $(BUILD)/bench.out
 	@mkdir -p Documentation/results
-	@grep -E '^[a-z0-9_]+=' $(BUILD)/bench.out | grep -v '^kapi_' \
+	@grep -E '^[a-z0-9_]+=' $(BUILD)/bench.out | grep -v -E '^(kapi|$(NETRX_KEYS))_' \
 		> Documentation/results/spine-bench.txt
-	@grep -E '^[a-z0-9_]+=' $(BUILD)/bench.out > Documentation/results/kapi-bench.txt
-	@echo "kept in Documentation/results/spine-bench.txt and kapi-bench.txt"
+	@grep -E '^[a-z0-9_]+=' $(BUILD)/bench.out | grep -v -E '^($(NETRX_KEYS))_' \
+		> Documentation/results/kapi-bench.txt
+	@grep -E '^($(NETRX_KEYS))_[a-z0-9_]+=' $(BUILD)/bench.out \
+		> Documentation/results/netrx-bench.txt
+	@echo "kept in Documentation/results/spine-bench.txt, kapi-bench.txt and netrx-bench.txt"
 
 bench-host:
 	@$(MAKE) -s -C tools/bench-host O=$(BUILD)/host run

@@ -77,6 +77,9 @@ demo)
 netrx-demo)
 	./netrx-demo.sh || fail=1
 	;;
+netrx-bench)
+	./netrx-bench.sh || fail=1
+	;;
 check)
 	kmemleak_start
 	for t in ./selftests/*; do
@@ -107,6 +110,8 @@ bench)
 	unload
 	# The in-kernel API's path, through edge_nicsim.ko (loads its own).
 	./kapi-bench.sh || fail=1
+	# Real packets: event kernels against the CPU (edge_netrx.ko).
+	./netrx-bench.sh || fail=1
 	# The guest fuzzer at length: >= 1M calls (selftests/edge/edge_fuzz_test.c).
 	EDGE_FUZZ_CALLS=${EDGE_FUZZ_CALLS:-1000000} ./selftests/edge_fuzz_test || fail=1
 	;;
