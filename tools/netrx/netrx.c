@@ -426,10 +426,13 @@ static int cmd_udpecho(char **av)
 }
 
 /*
- * The background: 128 TBs of 256 threads (8 per core of the edge
- * preset: every core full), two launches in flight so that the next one
- * waits in the queue when one ends, with stalls that make a preemption's
- * flush cost something.
+ * The background: 16 TBs of 1024 threads using 64 registers each, one
+ * per core of the edge preset, whose register file (65536) it fills, so
+ * no event warp finds room; two launches in flight so that the next one
+ * waits in the queue when one ends; stalls that make a preemption's flush
+ * cost something.  Few long TBs, as in the EDGE paper's case: with many
+ * short ones, one ends somewhere every few microseconds and draining
+ * costs little.
  */
 static int cmd_busy(char **av)
 {
@@ -443,9 +446,9 @@ static int cmd_busy(char **av)
 	if (edge_open(&d, "/dev/edge0"))
 		die("/dev/edge0");
 	edge_register_init(&r, EDGE_FN_NOP, 8, 4, strtoull(av[1], NULL, 0));
-	r.grid_x = 16 * 8;
-	r.block_x = 256;
-	r.regs_per_thread = 32;
+	r.grid_x = 16;
+	r.block_x = 1024;
+	r.regs_per_thread = 64;
 	r.ws.rsd_pct = 10;
 	r.ws.p_pipe = 600;
 	r.ws.pipe_cycles = 40;

@@ -22,12 +22,16 @@ N=${NETRX_BENCH_N:-400}
 FLOOD_SECS=${NETRX_FLOOD_SECS:-2}
 RATES=${NETRX_RATES:-2000 5000 10000 20000 40000}
 BUSY_N=${NETRX_BUSY_N:-100}
-# A background TB runs ~10 ms (7M cycles at 700 MHz).
-BUSY_CYCLES=${NETRX_BUSY_CYCLES:-7000000}
+# A background TB runs ~0.5 s (350M cycles at 700 MHz).
+BUSY_CYCLES=${NETRX_BUSY_CYCLES:-350000000}
 fail=0
 
+# The client and the GPU's front end share CPU 0, the background filler
+# runs on CPU 1: under TCG a wake-up of another, halted vCPU costs
+# milliseconds when the host is loaded, which the CPU path (answered in
+# the sender's own softirq) never pays.  Documentation/results/netrx.rst.
 cli() {
-	./netrx-net.sh cli "$@"
+	taskset 1 ./netrx-net.sh cli "$@"
 }
 
 # val NAME < name=value lines
@@ -66,6 +70,7 @@ ladder() {
 bench() {
 insmod ./edge.ko || return 1
 insmod ./edge_netrx.ko || { rmmod edge; return 1; }
+echo 0 >/sys/class/edge/edge0/cpu
 ./netrx-net.sh up || fail=1
 cli ping -c 2 $SRV >/dev/null   # ARP, warm caches
 
@@ -83,7 +88,7 @@ echo "netrx_stats=\"$(cat $NR/stats)\""
 echo 1 >$NR/detach || fail=1
 echo 0 >/proc/sys/net/ipv4/icmp_echo_ignore_all
 rtt stack ping "$N" 2000
-./netrx udpecho 7 30 &
+taskset 1 ./netrx udpecho 7 30 &
 epid=$!
 sleep 0.2
 rtt stack_udp udp "$N" 2000
@@ -98,7 +103,7 @@ echo nr0 >$NR/attach || fail=1
 for policy in drain preempt; do
 	echo $policy >/sys/class/edge/edge0/sched/policy || fail=1
 	p0=$(tr ' ' '\n' </sys/class/edge/edge0/sched/stats | val preemptions)
-	./netrx busy 60 "$BUSY_CYCLES" >/tmp/busy.out &
+	taskset 2 ./netrx busy 60 "$BUSY_CYCLES" >/tmp/busy.out &
 	bpid=$!
 	sleep 0.5
 	rtt busy_$policy ping "$BUSY_N" 20000
@@ -114,8 +119,8 @@ echo 0 >/proc/sys/net/ipv4/icmp_echo_ignore_all
 rmmod edge_netrx || fail=1
 rmmod edge || fail=1
 
-echo "netrx_max_pps=$netrx_max"
-echo "stack_max_pps=$stack_max"
+echo "netrx_flood_max_pps=$netrx_max"
+echo "stack_flood_max_pps=$stack_max"
 return $fail
 }
 
@@ -123,12 +128,15 @@ out=/tmp/netrx-bench.out
 bench | tee $out
 # (a pipe's status is tee's: the failure is in the lines)
 fail=0
-grep -q '^stack_max_pps=[0-9]' $out || fail=1
+grep -q '^stack_flood_max_pps=[0-9]' $out || fail=1
 grep -q '_bad=[1-9]' $out && fail=1
 # The headline, last.
 for k in netrx_rtt_p50_ns stack_rtt_p50_ns netrx_max_pps stack_max_pps \
 	busy_drain_rtt_p50_ns busy_preempt_rtt_p50_ns; do
-	v=$(val $k <$out | tail -n1)
+	case $k in
+	*_max_pps) v=$(val "${k%_max_pps}_flood_max_pps" <$out) ;;
+	*) v=$(val $k <$out | tail -n1) ;;
+	esac
 	[ -n "$v" ] || fail=1
 	case $k in
 	busy_*) k=busy_rtt_${k#busy_}; k=${k%_rtt_p50_ns}_p50_ns ;;
