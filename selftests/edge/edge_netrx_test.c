@@ -733,7 +733,9 @@ TEST_F_TIMEOUT(netrx, attach_under_fault_injection, 300)
 		{ DBG "/fail_page_alloc/ignore-gfp-wait", "N" },
 		{ DBG "/fail_page_alloc/min-order", "0" },
 		{ DBG "/fail_page_alloc/verbose", "0" },
+		{ DBG "/fail_usercopy/verbose", "0" },
 	};
+	char old[ARRAY_SIZE(knobs)][32];
 	char path[64], name[32], out[1024];
 	unsigned int n, injected = 0, i;
 	int fd, ret;
@@ -743,8 +745,15 @@ TEST_F_TIMEOUT(netrx, attach_under_fault_injection, 300)
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0 || access(DBG "/failslab", F_OK))
 		SKIP(return, "no fault injection in this kernel");
-	for (i = 0; i < ARRAY_SIZE(knobs); i++)
+	/* Quiet (no stack trace per fault), restored at the end. */
+	for (i = 0; i < ARRAY_SIZE(knobs); i++) {
+		FILE *k = fopen(knobs[i][0], "r");
+
+		ASSERT_NE(NULL, k);
+		ASSERT_EQ(1, fscanf(k, "%31s", old[i]));
+		fclose(k);
 		ASSERT_EQ(0, path_write(knobs[i][0], knobs[i][1]));
+	}
 	ASSERT_EQ(0, nr_write("detach", "1"));
 	for (n = 1; n < 5000; n++) {
 		char b[16];
@@ -771,6 +780,8 @@ TEST_F_TIMEOUT(netrx, attach_under_fault_injection, 300)
 		ASSERT_STREQ("", name) TH_LOG("nth %u left it attached", n);
 	}
 	close(fd);
+	for (i = 0; i < ARRAY_SIZE(knobs); i++)
+		path_write(knobs[i][0], old[i]);
 	ksft_print_msg("attach: %u faults injected, attached at the %u-th\n",
 		       injected, n);
 	printf("faults_injected=%u\n", injected);
