@@ -38,6 +38,8 @@
 # checkpatch) lives in .cache/; nothing is installed into /boot.
 
 CACHE	:= $(CURDIR)/.cache
+# The scripts under tools/vm read it too (make CACHE=DIR: a private cache).
+export CACHE
 BUILD	:= $(CURDIR)/build
 VM	:= $(CURDIR)/tools/vm
 KENV	:= $(CACHE)/kernel.env
@@ -57,7 +59,7 @@ GUEST_TIMEOUT ?= 900
 REPROS := $(patsubst tools/edge-sim/repro-%.sh,%,$(wildcard tools/edge-sim/repro-*.sh))
 REPRO_TARGETS := $(addprefix repro-,$(REPROS))
 
-.PHONY: all deps kernel ksft module tools selftests host-tests run check \
+.PHONY: all deps kernel netmods ksft module tools selftests host-tests run check \
 	bench bench-host lint sim repro $(REPRO_TARGETS) print-repros fuzz clean FORCE \
 	debug-kernel check-debug
 
@@ -73,6 +75,10 @@ $(KSFT)/kselftest_harness.h: | deps
 	$(VM)/fetch-linux-source.sh $(CACHE)
 
 kernel: $(KENV)
+
+# Debian's veth.ko for edge_netrx's guest network (only that module).
+netmods: $(KENV)
+	@$(VM)/fetch-netmods.sh $(CACHE)
 ksft: $(KSFT)/kselftest_harness.h
 
 # Kbuild is re-read with KDIR from the env file, so read it in the recipe.
@@ -82,7 +88,8 @@ module: $(KENV)
 $(BUILD)/%/.dir:
 	@mkdir -p $(dir $@) && touch $@
 
-tools: $(BUILD)/guest/edge-demo $(BUILD)/guest/edge-bench $(BUILD)/guest/edgectl
+tools: $(BUILD)/guest/edge-demo $(BUILD)/guest/edge-bench $(BUILD)/guest/edgectl \
+	$(BUILD)/guest/netrx
 
 $(BUILD)/guest/edge-demo: tools/edge-demo/edge-demo.c $(LIBEDGE) uapi/linux/edge.h | $(BUILD)/guest/.dir
 	$(CC) $(UCFLAGS) -o $@ $< tools/libedge/libedge.c $(ULDFLAGS)
@@ -90,6 +97,14 @@ $(BUILD)/guest/edge-demo: tools/edge-demo/edge-demo.c $(LIBEDGE) uapi/linux/edge
 $(BUILD)/guest/edge-bench: tools/edge-bench/edge-bench.c $(LIBEDGE) uapi/linux/edge.h \
 		uapi/linux/edge_netlink.h selftests/edge/edge_nl.h | $(BUILD)/guest/.dir
 	$(CC) $(UCFLAGS) -o $@ $< tools/libedge/libedge.c $(ULDFLAGS) -lm
+
+# edge_netrx.ko's guest helper: libnl-route-3 makes the veth pair.
+NLRCFLAGS = $(shell pkg-config --cflags libnl-route-3.0)
+NLRLIBS = $(shell pkg-config --static --libs libnl-route-3.0)
+$(BUILD)/guest/netrx: tools/netrx/netrx.c $(LIBEDGE) uapi/linux/edge.h | $(BUILD)/guest/.dir
+	$(CC) $(UCFLAGS) $(NLRCFLAGS) -o $@ $< tools/libedge/libedge.c -static -pthread $(NLRLIBS) 2>&1 | \
+		{ grep -v -e 'statically linked applications' -e 'in function' || true; }
+	@test -x $@
 
 # libnl-genl-3 linked statically, so that it runs in the guest; its
 # getaddrinfo() link warning is about code edgectl never calls.
@@ -128,12 +143,12 @@ host-tests: ksft
 fuzz: deps
 	$(MAKE) -C selftests/fuzz O=$(BUILD)/host/fuzz run
 
-run: deps all
+run: deps all netmods
 	@$(VM)/payload.sh $(BUILD)/payload-demo $(BUILD)
 	@$(VM)/run-guest.sh --kernel $(VMLINUX) --payload $(BUILD)/payload-demo \
 		--mode demo --timeout $(GUEST_TIMEOUT) --out $(BUILD)/demo --stream
 
-check: deps all
+check: deps all netmods
 	@$(VM)/check.sh
 
 debug-kernel: deps
@@ -142,7 +157,9 @@ debug-kernel: deps
 check-debug: deps all
 	@$(VM)/check-debug.sh $(BUILD)
 
-bench: deps all
+# tools/vm/netrx-bench.sh's lines (edge_netrx: event kernels against the CPU).
+NETRX_KEYS := netrx|stack|busy
+bench: deps all netmods
 	@$(VM)/payload.sh $(BUILD)/payload-bench $(BUILD)
 	@$(VM)/run-guest.sh --kernel $(VMLINUX) --payload $(BUILD)/payload-bench \
 		--mode bench --timeout $(GUEST_TIMEOUT) --out $(BUILD)/bench --stream \
@@ -151,10 +168,13 @@ bench: deps all
 	@$(MAKE) -s -C tools/bench-host O=$(BUILD)/host run | sed 's/^/host_/' \
 		| tee -a $(BUILD)/bench.out
 	@mkdir -p Documentation/results
-	@grep -E '^[a-z0-9_]+=' $(BUILD)/bench.out | grep -v '^kapi_' \
+	@grep -E '^[a-z0-9_]+=' $(BUILD)/bench.out | grep -v -E '^(kapi|$(NETRX_KEYS))_' \
 		> Documentation/results/spine-bench.txt
-	@grep -E '^[a-z0-9_]+=' $(BUILD)/bench.out > Documentation/results/kapi-bench.txt
-	@echo "kept in Documentation/results/spine-bench.txt and kapi-bench.txt"
+	@grep -E '^[a-z0-9_]+=' $(BUILD)/bench.out | grep -v -E '^($(NETRX_KEYS))_' \
+		> Documentation/results/kapi-bench.txt
+	@grep -E '^($(NETRX_KEYS))_[a-z0-9_]+=' $(BUILD)/bench.out \
+		> Documentation/results/netrx-bench.txt
+	@echo "kept in Documentation/results/spine-bench.txt, kapi-bench.txt and netrx-bench.txt"
 
 bench-host:
 	@$(MAKE) -s -C tools/bench-host O=$(BUILD)/host run
@@ -169,6 +189,9 @@ clean:
 		modules.order .edge*.cmd .Module.symvers.cmd .modules.order.cmd
 	rm -f edge_nicsim.ko edge_nicsim.mod edge_nicsim.mod.c edge_nicsim.mod.o \
 		edge_nicsim.o
-	rm -f drv/*.o drv/.*.cmd drv/nicsim/*.o drv/nicsim/.*.cmd
+	rm -f edge_netrx.ko edge_netrx.mod edge_netrx.mod.c edge_netrx.mod.o \
+		edge_netrx.o
+	rm -f drv/*.o drv/.*.cmd drv/nicsim/*.o drv/nicsim/.*.cmd \
+		drv/netrx/*.o drv/netrx/.*.cmd
 	find emul \( -name '*.o' -o -name '.*.cmd' -o -name '*.o.d' \) -delete
 	rm -rf $(BUILD)

@@ -51,6 +51,8 @@ u32 edge_func_run(u32 func, const void *state, void *param, u32 param_size,
 		return edge_fn_lpm4(state, param, param_size, res);
 	case EDGE_FN_CRC32C:
 		return edge_fn_crc32c(param, param_size, res);
+	case EDGE_FN_ICMP_ECHO:
+		return edge_fn_icmp_echo(param, param_size, res);
 	default:
 		break;
 	}

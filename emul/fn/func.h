@@ -40,6 +40,9 @@ u32 edge_fn_udp_ping(void *param, u32 param_size, u32 *res);
 u16 edge_csum_fold(u64 sum);
 u64 edge_csum_add(u64 sum, const u8 *p, u32 len);
 
+/* fn_icmp.c */
+u32 edge_fn_icmp_echo(void *param, u32 param_size, u32 *res);
+
 /* fn_lpm.c: a binary trie of IPv4 prefixes. */
 int edge_lpm_build(const struct edge_lpm_entry *t, u32 n,
 		   struct edge_lpm **out);

@@ -30,9 +30,12 @@ build=${1:?usage: check-debug.sh [--ko KO] [--suites GLOBS] OUT_DIR}
 mkdir -p "$build"
 status=0
 
-"$vm/debug-kernel/build.sh" "$top/.cache" || exit 1
+# CACHE: make's (a private cache, e.g. one whose debug kernel has options
+# the shared one lacks); default the tree's .cache.
+cache=${CACHE:-$top/.cache}
+"$vm/debug-kernel/build.sh" "$cache" || exit 1
 # shellcheck source=/dev/null
-. "$top/.cache/debug-kernel.env"
+. "$cache/debug-kernel.env"
 if [[ -z $ko ]]; then
 	"$vm/debug-kernel/module.sh" "$top" "$build/debug-module" || exit 1
 	ko=$build/debug-module/src

@@ -12,7 +12,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 build=$top/build
 vm=$top/tools/vm
 # shellcheck source=/dev/null
-. "$top/.cache/kernel.env"
+. "${CACHE:-$top/.cache}/kernel.env"
 mkdir -p "$build"
 status=0
 taps=()

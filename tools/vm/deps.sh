@@ -8,6 +8,7 @@ pkgs=(
 	busybox-static cpio gzip kmod xz-utils
 	gcc gcc-12 libc6-dev make bc pkg-config clang sparse
 	libnl-genl-3-dev
+	libnl-route-3-dev netcat-openbsd  # edge_netrx: the veth pair; nc -u, the UDP client
 	python3-yaml                      # tools/nlspec-check.py (make check)
 	libelf1 libssl3                   # linux-kbuild-6.1's binaries (dpkg -x, not installed)
 	perl                              # checkpatch.pl

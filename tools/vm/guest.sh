@@ -6,6 +6,7 @@
 cd /edge || exit 1
 export EDGE_KO=/edge/edge.ko
 export EDGE_NICSIM_KO=/edge/edge_nicsim.ko
+export EDGE_NETRX_KO=/edge/edge_netrx.ko
 # edge_fault_test's insmod under fail-nth, when the payload has one.
 [ -f /edge/edge-notp.ko ] && export EDGE_KO_NOTP=/edge/edge-notp.ko
 fail=0
@@ -72,6 +73,14 @@ demo)
 	echo "\$ edgectl dev del edge1"
 	./edgectl dev del edge1 || fail=1
 	unload
+	# Real packets: busybox ping answered by the GPU (edge_netrx.ko).
+	./netrx-demo.sh || fail=1
+	;;
+netrx-demo)
+	./netrx-demo.sh || fail=1
+	;;
+netrx-bench)
+	./netrx-bench.sh || fail=1
 	;;
 check)
 	kmemleak_start
@@ -83,6 +92,10 @@ check)
 		rc=$?
 		[ $rc = 0 ] || [ $rc = 4 ] || fail=1
 	done
+	if grep -q '^edge_netrx ' /proc/modules; then
+		echo "guest: a suite left edge_netrx.ko loaded" >&2
+		rmmod edge_netrx || fail=1
+	fi
 	if grep -q '^edge_nicsim ' /proc/modules; then
 		echo "guest: a suite left edge_nicsim.ko loaded" >&2
 		rmmod edge_nicsim || fail=1
@@ -99,6 +112,8 @@ bench)
 	unload
 	# The in-kernel API's path, through edge_nicsim.ko (loads its own).
 	./kapi-bench.sh || fail=1
+	# Real packets: event kernels against the CPU (edge_netrx.ko).
+	./netrx-bench.sh || fail=1
 	# The guest fuzzer at length: >= 1M calls (selftests/edge/edge_fuzz_test.c).
 	EDGE_FUZZ_CALLS=${EDGE_FUZZ_CALLS:-1000000} ./selftests/edge_fuzz_test || fail=1
 	;;

@@ -10,8 +10,32 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$out"
 mkdir -p "$out"
 kodir=${3:-$top}
-cp "$kodir/edge.ko" "$kodir/edge_nicsim.ko" "$build/guest/edge-demo" \
-	"$build/guest/edge-bench" "$build/guest/edgectl" "$out/"
+cp "$kodir/edge.ko" "$kodir/edge_nicsim.ko" "$kodir/edge_netrx.ko" \
+	"$build/guest/edge-demo" "$build/guest/edge-bench" "$build/guest/edgectl" \
+	"$build/guest/netrx" "$out/"
+cp "$top/tools/vm/netrx-net.sh" "$top/tools/vm/netrx-demo.sh" \
+	"$top/tools/vm/netrx-bench.sh" "$out/"
+# Debian's veth.ko (tools/vm/fetch-netmods.sh), under its kernel's release:
+# netrx-net.sh loads it only on that kernel.
+cache=${CACHE:-$top/.cache}
+if [[ -d $cache/netmods ]]; then
+	cp -r "$cache/netmods" "$out/mod"
+fi
+# nc -u, the UDP client (busybox's nc has no -u): Debian's netcat-openbsd
+# with the libraries it links, run through their own loader.
+nc=$(command -v nc.openbsd || true)
+if [[ -n $nc ]]; then
+	mkdir -p "$out/nc"
+	cp "$nc" "$out/nc/"
+	ldd "$nc" | awk '$(NF-1) ~ /^\// { print $(NF-1) } $1 ~ /^\// { print $1 }' |
+		sort -u | while read -r lib; do cp -L "$lib" "$out/nc/"; done
+	cat >"$out/nc/nc" <<'EOF2'
+#!/bin/sh
+d=$(dirname "$0")
+exec "$d/ld-linux-x86-64.so.2" --library-path "$d" "$d/nc.openbsd" "$@"
+EOF2
+	chmod +x "$out/nc/nc"
+fi
 cp -r "$build/guest/selftests" "$out/selftests"
 cp "$top/tools/vm/guest.sh" "$out/run.sh"
 cp "$top/tools/vm/kapi-bench.sh" "$out/kapi-bench.sh"

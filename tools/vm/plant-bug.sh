@@ -20,7 +20,7 @@ rm -rf "$out"
 mkdir -p "$out/tree"
 cp -a "$top/Kbuild" "$top/drv" "$top/emul" "$top/uapi" "$out/tree/"
 patch -s -d "$out/tree" -p1 <"$patch" || exit 2
-"$vm/debug-kernel/build.sh" "$top/.cache" || exit 2
+"$vm/debug-kernel/build.sh" "${CACHE:-$top/.cache}" || exit 2
 "$vm/debug-kernel/module.sh" "$out/tree" "$out/module" || exit 2
 "$vm/check-debug.sh" --ko "$out/module/src" "$@" "$out" >"$out/check.out"
 rc=$?

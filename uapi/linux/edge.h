@@ -46,7 +46,16 @@ enum edge_func {
 	 * struct edge_crc_param; cqe.res = the CRC, also written into it.
 	 */
 	EDGE_FN_CRC32C	= 5,
-	EDGE_FN_MAX	= EDGE_FN_CRC32C,
+	/*
+	 * An IPv4 ICMP echo request answered in place: the entry is a struct
+	 * edge_pkt_param holding the packet (a 20-byte header, no options);
+	 * the reply swaps the addresses, resets the TTL, sets type 0 and
+	 * recomputes both checksums; the payload is untouched.  cqe.res =
+	 * the packet's length.  ERROR with EBADMSG: a checksum did not
+	 * verify; EINVAL: not an unfragmented echo request without options.
+	 */
+	EDGE_FN_ICMP_ECHO = 6,
+	EDGE_FN_MAX	= EDGE_FN_ICMP_ECHO,
 };
 
 /*
@@ -57,7 +66,7 @@ enum edge_func {
  * are said to be in network byte order.
  */
 
-/* EDGE_FN_UDP_PING: @len bytes of datagram, IPv4 header first. */
+/* EDGE_FN_UDP_PING, EDGE_FN_ICMP_ECHO: @len bytes of packet, IPv4 header first. */
 struct edge_pkt_param {
 	__u32 len;		/* in: bytes in @data, <= param_size - 8 */
 	__u32 resv;		/* ignored */

@@ -18,12 +18,13 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)   # Kbuild wants an absolute M=
 here=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=/dev/null
-. "$here/.cache/debug-kernel.env"
+. "${CACHE:-$here/.cache}/debug-kernel.env"
 src=$out/src
-mkdir -p "$src/drv/nicsim" "$src/uapi/linux"
+mkdir -p "$src/drv/nicsim" "$src/drv/netrx" "$src/uapi/linux"
 cp -p "$top/Kbuild" "$src/"
 cp -p "$top"/drv/*.[ch] "$src/drv/"
 cp -p "$top"/drv/nicsim/*.[ch] "$src/drv/nicsim/"
+cp -p "$top"/drv/netrx/*.[ch] "$src/drv/netrx/"
 (cd "$top" && cp -p --parents emul/*.[ch] emul/*/*.[ch] "$src/")
 cp -p "$top"/uapi/linux/*.h "$src/uapi/linux/"
 # The same sources, a tree of their own for the build without tracepoints.
@@ -35,8 +36,8 @@ make -s -C "$DEBUG_KDIR" M="$src" modules >"$out/build.log" 2>&1 || rc=$?
 make -s -C "$DEBUG_KDIR" M="$notp" EDGE_NO_TRACEPOINTS=1 modules \
 	>>"$out/build.log" 2>&1 || rc=$?
 grep -v 'Skipping BTF' "$out/build.log" >&2 || true
-[[ $rc == 0 && -f $src/edge.ko && -f $src/edge_nicsim.ko && -f $notp/edge.ko ]] || {
-	echo "debug-kernel: edge.ko or edge_nicsim.ko did not build in $src" >&2
+[[ $rc == 0 && -f $src/edge.ko && -f $src/edge_nicsim.ko && -f $src/edge_netrx.ko && -f $notp/edge.ko ]] || {
+	echo "debug-kernel: edge.ko, edge_nicsim.ko or edge_netrx.ko did not build in $src" >&2
 	exit 1
 }
 cp "$notp/edge.ko" "$src/edge-notp.ko"

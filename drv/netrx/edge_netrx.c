@@ -1,0 +1,736 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * edge_netrx: real packets answered by an edge GPU, the second sample
+ * driver of the in-kernel API (Documentation/driver-api.rst).
+ *
+ * It attaches to a network device as its rx_handler (the hook bridge,
+ * macvlan and team use: one per device, called for every received frame
+ * in the softirq that receives it, before the protocol handlers).  Frames
+ * of the kinds it answers go to pre-registered event kernels instead of
+ * the stack:
+ *
+ *  - an IPv4 ICMP echo request to an address of the device, to
+ *    EDGE_FN_ICMP_ECHO;
+ *  - an IPv4 UDP datagram to udp_port (7, echo), to EDGE_FN_UDP_PING.
+ *
+ * The GPU verifies the checksums and writes the reply into the parameter
+ * entry; the completion callback puts it behind an Ethernet header with
+ * the addresses swapped and transmits it on the same device.  Everything
+ * else goes to the stack untouched (RX_HANDLER_PASS), counted by reason;
+ * what it takes and cannot answer is dropped, counted by reason.  Every
+ * frame received while attached ends as exactly one of answered, passed
+ * or dropped, once nothing is in flight.
+ *
+ * Attach and detach at run time through /sys/kernel/edge_netrx/, with
+ * traffic flowing: detaching unhooks the device (synchronize_net() waits
+ * for receivers in progress), then destroys the queues, whose events in
+ * flight end cancelled.
+ */
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/etherdevice.h>
+#include <linux/if_ether.h>
+#include <linux/if_vlan.h>
+#include <linux/inetdevice.h>
+#include <linux/ip.h>
+#include <linux/udp.h>
+#include <linux/icmp.h>
+#include <linux/skbuff.h>
+#include <linux/rtnetlink.h>
+#include <linux/kobject.h>
+#include <linux/sysfs.h>
+#include <linux/slab.h>
+#include <linux/log2.h>
+#include <linux/atomic.h>
+#include <linux/mutex.h>
+#include <net/ip.h>
+
+#include "../edge_kapi.h"
+
+static unsigned int dev;
+module_param(dev, uint, 0444);
+MODULE_PARM_DESC(dev, "edge device index (default 0)");
+
+static char *ifname;
+module_param(ifname, charp, 0444);
+MODULE_PARM_DESC(ifname, "Network device to attach to at load (sysfs attach)");
+
+static unsigned int udp_port = 7;
+module_param(udp_port, uint, 0444);
+MODULE_PARM_DESC(udp_port, "UDP port answered by the GPU, 0: none (default 7; sysfs)");
+
+static unsigned int ring_entries = 256;
+module_param(ring_entries, uint, 0444);
+MODULE_PARM_DESC(ring_entries, "Parameter ring size, power of two (default 256)");
+
+static unsigned int priority = 10;
+module_param(priority, uint, 0444);
+MODULE_PARM_DESC(priority, "Event kernels' priority (default 10)");
+
+/* An entry holds a whole IPv4 packet of a 1500-byte MTU. */
+#define NR_PARAM_SIZE	2048
+#define NR_MAX_PKT	(NR_PARAM_SIZE - sizeof(struct edge_pkt_param))
+#define NR_WARP_CYCLES	700	/* 1 us at the edge preset's clock */
+
+enum nr_kind { NR_ICMP, NR_UDP, NR_KINDS };
+
+/* Where a reply goes: the request's Ethernet addresses, swapped. */
+struct nr_slot {
+	u8 dst[ETH_ALEN];
+	u8 src[ETH_ALEN];
+};
+
+/* One event kernel and its producer side. */
+struct nr_queue {
+	struct edge_kq *q;
+	struct nr_attach *a;
+	enum nr_kind kind;
+	/* Receivers on several CPUs share the one producer. */
+	spinlock_t lock;
+	u32 next;		/* events submitted: the next one's number */
+	struct nr_slot *slots;	/* by event number & mask */
+};
+
+struct nr_attach {
+	struct net_device *ndev;
+	netdevice_tracker tracker;
+	struct edge_device *ed;
+	struct nr_queue nq[NR_KINDS];
+	/* Set before the queues are destroyed: no more transmits. */
+	bool detaching;
+};
+
+/* Counters; the reasons sum to their totals. */
+struct nr_stats {
+	atomic64_t received;
+	atomic64_t answered_icmp;
+	atomic64_t answered_udp;
+	atomic64_t pass_not_ipv4;	/* ARP, IPv6, ... */
+	atomic64_t pass_vlan;		/* tagged: a VLAN device's */
+	atomic64_t pass_not_host;	/* broadcast, multicast, other host */
+	atomic64_t pass_not_ours;	/* other address, protocol, port, type */
+	atomic64_t pass_options;	/* IP options: the stack's to answer */
+	atomic64_t pass_fragment;
+	atomic64_t pass_too_big;	/* larger than an entry */
+	atomic64_t drop_malformed;	/* lengths that lie, or the GPU's EINVAL */
+	atomic64_t drop_bad_csum;	/* the GPU's EBADMSG */
+	atomic64_t drop_ring_full;
+	atomic64_t drop_unplugged;	/* the GPU was removed */
+	atomic64_t drop_cancelled;	/* in flight at detach */
+	atomic64_t drop_nomem;		/* no reply skb */
+	atomic64_t drop_xmit;		/* the device refused the reply */
+	atomic64_t inflight;
+	atomic64_t attaches;
+	atomic64_t detaches;
+};
+
+static struct nr_stats st;
+static DEFINE_MUTEX(nr_lock);		/* attach/detach; outside rtnl */
+static struct nr_attach *attached;	/* under nr_lock and rtnl */
+static struct kobject *nr_kobj;
+
+static u32 nr_mask(void)
+{
+	return ring_entries - 1;
+}
+
+/* The device's own IPv4 addresses: only those are answered. */
+static bool nr_is_local(struct net_device *ndev, __be32 daddr)
+{
+	struct in_device *in_dev = __in_dev_get_rcu(ndev);
+	const struct in_ifaddr *ifa;
+
+	if (!in_dev)
+		return false;
+	in_dev_for_each_ifa_rcu(ifa, in_dev)
+		if (ifa->ifa_local == daddr)
+			return true;
+	return false;
+}
+
+/*
+ * What kind of frame this is: a kind we answer, or NR_KINDS with the
+ * counter of why it goes to the stack (*why) or is dropped (*drop).
+ * Reads only; pulls headers into the linear part, which the stack would
+ * do anyway.
+ */
+static enum nr_kind nr_classify(struct sk_buff *skb, atomic64_t **why,
+				atomic64_t **drop)
+{
+	const struct iphdr *iph;
+	unsigned int hlen, tot;
+	u16 port;
+
+	*drop = NULL;
+	if (skb_vlan_tag_present(skb) || eth_type_vlan(skb->protocol)) {
+		*why = &st.pass_vlan;
+		return NR_KINDS;
+	}
+	if (skb->protocol != htons(ETH_P_IP)) {
+		*why = &st.pass_not_ipv4;
+		return NR_KINDS;
+	}
+	if (skb->pkt_type != PACKET_HOST) {
+		*why = &st.pass_not_host;
+		return NR_KINDS;
+	}
+	*why = &st.pass_not_ours;
+	if (!pskb_may_pull(skb, sizeof(*iph)))
+		return NR_KINDS;
+	iph = ip_hdr(skb);
+	hlen = iph->ihl * 4;
+	if (iph->version != 4 || hlen < sizeof(*iph) ||
+	    !nr_is_local(skb->dev, iph->daddr))
+		return NR_KINDS;
+	if (iph->protocol == IPPROTO_ICMP) {
+		struct icmphdr ih;
+
+		if (skb_copy_bits(skb, hlen, &ih, sizeof(ih)) ||
+		    ih.type != ICMP_ECHO || ih.code)
+			return NR_KINDS;
+	} else if (iph->protocol == IPPROTO_UDP) {
+		struct udphdr uh;
+
+		port = READ_ONCE(udp_port);
+		if (!port || skb_copy_bits(skb, hlen, &uh, sizeof(uh)) ||
+		    uh.dest != htons(port))
+			return NR_KINDS;
+	} else {
+		return NR_KINDS;
+	}
+	/* Ours by its headers; now what the stack answers better. */
+	if (hlen != sizeof(*iph)) {
+		*why = &st.pass_options;
+		return NR_KINDS;
+	}
+	if (ip_is_fragment(iph)) {
+		*why = &st.pass_fragment;
+		return NR_KINDS;
+	}
+	tot = ntohs(iph->tot_len);
+	if (tot > NR_MAX_PKT) {
+		*why = &st.pass_too_big;
+		return NR_KINDS;
+	}
+	/* Truncated, or a length below its headers: nobody answers it. */
+	if (tot > skb->len || tot < hlen + 8) {
+		*why = NULL;
+		*drop = &st.drop_malformed;
+		return NR_KINDS;
+	}
+	return iph->protocol == IPPROTO_ICMP ? NR_ICMP : NR_UDP;
+}
+
+/* Softirq: hand the packet to the GPU; never sleeps. */
+static atomic64_t *nr_submit(struct nr_queue *nq, struct sk_buff *skb)
+{
+	unsigned int tot = ntohs(ip_hdr(skb)->tot_len);
+	const struct ethhdr *eth = eth_hdr(skb);
+	struct edge_pkt_param *pp;
+	struct nr_slot *s;
+	atomic64_t *drop = NULL;
+
+	/*
+	 * A local sender's UDP checksum may still be the NIC's to finish
+	 * (veth offers checksum offload): finish it, as a wire would.
+	 */
+	if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb))
+		return &st.drop_malformed;
+	spin_lock(&nq->lock);
+	pp = edge_kq_param(nq->q, 0);
+	if (!pp) {
+		drop = edge_kq_unplugged(nq->q) ? &st.drop_unplugged :
+						  &st.drop_ring_full;
+		goto out;
+	}
+	if (skb_copy_bits(skb, 0, pp->data, tot)) {
+		drop = &st.drop_malformed;
+		goto out;
+	}
+	pp->len = tot;
+	s = &nq->slots[nq->next & nr_mask()];
+	ether_addr_copy(s->dst, eth->h_source);
+	ether_addr_copy(s->src, eth->h_dest);
+	atomic64_inc(&st.inflight);
+	if (edge_kq_submit(nq->q, 1)) {
+		atomic64_dec(&st.inflight);
+		drop = &st.drop_unplugged;
+		goto out;
+	}
+	nq->next++;
+out:
+	spin_unlock(&nq->lock);
+	return drop;
+}
+
+static rx_handler_result_t nr_rx(struct sk_buff **pskb)
+{
+	struct sk_buff *skb = *pskb;
+	struct nr_attach *a = rcu_dereference(skb->dev->rx_handler_data);
+	atomic64_t *why, *drop;
+	enum nr_kind kind;
+
+	atomic64_inc(&st.received);
+	kind = nr_classify(skb, &why, &drop);
+	if (kind == NR_KINDS && !drop) {
+		atomic64_inc(why);
+		return RX_HANDLER_PASS;
+	}
+	if (kind != NR_KINDS)
+		drop = nr_submit(&a->nq[kind], skb);
+	if (drop)
+		atomic64_inc(drop);
+	consume_skb(skb);
+	return RX_HANDLER_CONSUMED;
+}
+
+/* The front-end thread, device mutex held: transmit one reply. */
+static void nr_reply(struct nr_queue *nq, const struct edge_kq_completion *c)
+{
+	struct net_device *ndev = nq->a->ndev;
+	const struct edge_pkt_param *pp = c->param;
+	const struct nr_slot *s = &nq->slots[c->seq & nr_mask()];
+	u32 len = c->cqe.res;
+	struct sk_buff *skb;
+	struct ethhdr *eth;
+
+	/* The function returns the packet's length, which fit the entry. */
+	if (WARN_ON_ONCE(len > NR_MAX_PKT)) {
+		atomic64_inc(&st.drop_malformed);
+		return;
+	}
+	skb = netdev_alloc_skb(ndev, ETH_HLEN + len);
+	if (!skb) {
+		atomic64_inc(&st.drop_nomem);
+		return;
+	}
+	eth = skb_put(skb, ETH_HLEN);
+	ether_addr_copy(eth->h_dest, s->dst);
+	ether_addr_copy(eth->h_source, s->src);
+	eth->h_proto = htons(ETH_P_IP);
+	skb_put_data(skb, pp->data, len);
+	skb_reset_mac_header(skb);
+	skb_set_network_header(skb, ETH_HLEN);
+	skb->protocol = htons(ETH_P_IP);
+	skb->dev = ndev;
+	if (dev_queue_xmit(skb) == NET_XMIT_SUCCESS)
+		atomic64_inc(nq->kind == NR_ICMP ? &st.answered_icmp :
+						   &st.answered_udp);
+	else
+		atomic64_inc(&st.drop_xmit);
+}
+
+static void nr_notify(struct edge_kq *q, void *ctx)
+{
+	struct nr_queue *nq = ctx;
+	struct edge_kq_completion c;
+
+	while (edge_kq_peek(q, &c)) {
+		switch (EDGE_CQE_CODE(c.cqe.status)) {
+		case EDGE_CQE_DONE:
+			if (READ_ONCE(nq->a->detaching))
+				atomic64_inc(&st.drop_cancelled);
+			else
+				nr_reply(nq, &c);
+			break;
+		case EDGE_CQE_ERROR:
+			atomic64_inc(c.cqe.res == EBADMSG ? &st.drop_bad_csum :
+							    &st.drop_malformed);
+			break;
+		default:		/* CANCELLED, REJECTED */
+			atomic64_inc(&st.drop_cancelled);
+			break;
+		}
+		atomic64_dec(&st.inflight);
+		edge_kq_seen(q);
+	}
+}
+
+static void nr_free(struct nr_attach *a)
+{
+	int k;
+
+	/* The queues first: their callbacks use the slots and the device. */
+	WRITE_ONCE(a->detaching, true);
+	for (k = 0; k < NR_KINDS; k++)
+		if (!IS_ERR_OR_NULL(a->nq[k].q))
+			WARN_ON(edge_kq_destroy(a->nq[k].q));
+	for (k = 0; k < NR_KINDS; k++)
+		kvfree(a->nq[k].slots);
+	if (a->ed)
+		edge_device_release(a->ed);
+	kfree(a);
+}
+
+/* Process context, nr_lock held, not rtnl (registration takes the GPU's). */
+static struct nr_attach *nr_alloc(void)
+{
+	static const u32 funcs[NR_KINDS] = {
+		[NR_ICMP] = EDGE_FN_ICMP_ECHO, [NR_UDP] = EDGE_FN_UDP_PING,
+	};
+	struct nr_attach *a;
+	int k, ret;
+
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	if (!a)
+		return ERR_PTR(-ENOMEM);
+	a->ed = edge_device_find(dev);
+	if (!a->ed) {
+		ret = -ENODEV;
+		goto err;
+	}
+	for (k = 0; k < NR_KINDS; k++) {
+		struct nr_queue *nq = &a->nq[k];
+		struct edge_register reg = {
+			.size = sizeof(reg), .func = funcs[k],
+			.priority = priority,
+			.grid_x = 1, .grid_y = 1, .grid_z = 1,
+			.block_x = 32, .block_y = 1, .block_z = 1,
+			.regs_per_thread = 16, .param_size = NR_PARAM_SIZE,
+			.ring_entries = ring_entries,
+			.warp_cycles = NR_WARP_CYCLES,
+		};
+
+		nq->a = a;
+		nq->kind = k;
+		spin_lock_init(&nq->lock);
+		nq->slots = kvcalloc(ring_entries, sizeof(*nq->slots),
+				     GFP_KERNEL);
+		if (!nq->slots) {
+			ret = -ENOMEM;
+			goto err;
+		}
+		nq->q = edge_kq_register(a->ed, &reg, nr_notify, nq);
+		if (IS_ERR(nq->q)) {
+			ret = PTR_ERR(nq->q);
+			goto err;
+		}
+	}
+	return a;
+err:
+	nr_free(a);
+	return ERR_PTR(ret);
+}
+
+static int nr_attach(const char *name)
+{
+	struct net_device *ndev;
+	struct nr_attach *a;
+	int ret;
+
+	mutex_lock(&nr_lock);
+	if (attached) {
+		ret = -EBUSY;
+		goto out;
+	}
+	a = nr_alloc();
+	if (IS_ERR(a)) {
+		ret = PTR_ERR(a);
+		goto out;
+	}
+	rtnl_lock();
+	ndev = __dev_get_by_name(current->nsproxy->net_ns, name);
+	if (!ndev || ndev->type != ARPHRD_ETHER) {
+		ret = ndev ? -EOPNOTSUPP : -ENODEV;
+		goto err_unlock;
+	}
+	a->ndev = ndev;
+	ret = netdev_rx_handler_register(ndev, nr_rx, a);
+	if (ret)
+		goto err_unlock;
+	netdev_hold(ndev, &a->tracker, GFP_KERNEL);
+	attached = a;
+	rtnl_unlock();
+	atomic64_inc(&st.attaches);
+	netdev_info(ndev, "edge_netrx: attached, EKT ids %u (icmp) %u (udp)\n",
+		    edge_kq_id(a->nq[NR_ICMP].q), edge_kq_id(a->nq[NR_UDP].q));
+	goto out;
+err_unlock:
+	rtnl_unlock();
+	nr_free(a);
+out:
+	mutex_unlock(&nr_lock);
+	return ret;
+}
+
+/*
+ * rtnl held.  Unhook the device; receivers already inside nr_rx() finish
+ * (synchronize_net()) before the caller frees anything they use.
+ */
+static struct nr_attach *nr_unhook(void)
+{
+	struct nr_attach *a = attached;
+
+	if (!a)
+		return NULL;
+	netdev_rx_handler_unregister(a->ndev);
+	attached = NULL;
+	return a;
+}
+
+/* After nr_unhook(), without rtnl: cancel what is in flight, free. */
+static void nr_release(struct nr_attach *a)
+{
+	struct net_device *ndev = a->ndev;
+
+	synchronize_net();
+	WRITE_ONCE(a->detaching, true);
+	netdev_put(ndev, &a->tracker);
+	a->ndev = NULL;
+	nr_free(a);
+	atomic64_inc(&st.detaches);
+}
+
+static int nr_detach(void)
+{
+	struct nr_attach *a;
+
+	mutex_lock(&nr_lock);
+	rtnl_lock();
+	a = nr_unhook();
+	rtnl_unlock();
+	if (a)
+		nr_release(a);
+	mutex_unlock(&nr_lock);
+	return a ? 0 : -ENODEV;
+}
+
+/*
+ * The device goes away (deleted, its namespace destroyed): unhook it
+ * under rtnl, and drop our reference before unregister waits for it.
+ * The queues' callbacks may still transmit until nr_release(); a
+ * "detaching" device drops what they send.
+ */
+static int nr_netdev_event(struct notifier_block *nb, unsigned long event,
+			   void *ptr)
+{
+	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
+	struct nr_attach *a;
+
+	if (event != NETDEV_UNREGISTER)
+		return NOTIFY_DONE;
+	a = attached;
+	if (!a || a->ndev != ndev)
+		return NOTIFY_DONE;
+	nr_unhook();
+	/*
+	 * nr_lock may be held by an attach waiting for rtnl: release in
+	 * this context, which holds rtnl but never nr_lock.  The queues'
+	 * destroy takes only the GPU's lock, which never waits for rtnl.
+	 */
+	nr_release(a);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block nr_notifier = {
+	.notifier_call = nr_netdev_event,
+};
+
+/* sysfs: /sys/kernel/edge_netrx/ */
+
+struct nr_counter_attr {
+	struct kobj_attribute attr;
+	atomic64_t *v;
+};
+
+static ssize_t nr_counter_show(struct kobject *k, struct kobj_attribute *at,
+			       char *buf)
+{
+	struct nr_counter_attr *ca = container_of(at, struct nr_counter_attr,
+						  attr);
+
+	return sysfs_emit(buf, "%lld\n", atomic64_read(ca->v));
+}
+
+#define NR_COUNTER(name, field) {					\
+	.attr = __ATTR(name, 0444, nr_counter_show, NULL),		\
+	.v = &st.field,							\
+}
+
+static struct nr_counter_attr nr_counters[] = {
+	NR_COUNTER(received, received),
+	NR_COUNTER(answered_icmp, answered_icmp),
+	NR_COUNTER(answered_udp, answered_udp),
+	NR_COUNTER(pass_not_ipv4, pass_not_ipv4),
+	NR_COUNTER(pass_vlan, pass_vlan),
+	NR_COUNTER(pass_not_host, pass_not_host),
+	NR_COUNTER(pass_not_ours, pass_not_ours),
+	NR_COUNTER(pass_options, pass_options),
+	NR_COUNTER(pass_fragment, pass_fragment),
+	NR_COUNTER(pass_too_big, pass_too_big),
+	NR_COUNTER(drop_malformed, drop_malformed),
+	NR_COUNTER(drop_bad_csum, drop_bad_csum),
+	NR_COUNTER(drop_ring_full, drop_ring_full),
+	NR_COUNTER(drop_unplugged, drop_unplugged),
+	NR_COUNTER(drop_cancelled, drop_cancelled),
+	NR_COUNTER(drop_nomem, drop_nomem),
+	NR_COUNTER(drop_xmit, drop_xmit),
+	NR_COUNTER(inflight, inflight),
+	NR_COUNTER(attaches, attaches),
+	NR_COUNTER(detaches, detaches),
+};
+
+/* A run of struct nr_stats' counters, @from to @to: one reason's kind. */
+static s64 nr_sum(atomic64_t *from, atomic64_t *to)
+{
+	s64 s = 0;
+
+	for (; from <= to; from++)
+		s += atomic64_read(from);
+	return s;
+}
+
+/* The totals: received = answered + passed + dropped + inflight. */
+static ssize_t stats_show(struct kobject *k, struct kobj_attribute *at,
+			  char *buf)
+{
+	int n = sysfs_emit(buf, "received %lld answered %lld passed %lld ",
+			   atomic64_read(&st.received),
+			   nr_sum(&st.answered_icmp, &st.answered_udp),
+			   nr_sum(&st.pass_not_ipv4, &st.pass_too_big));
+
+	return n + sysfs_emit_at(buf, n, "dropped %lld inflight %lld\n",
+				 nr_sum(&st.drop_malformed, &st.drop_xmit),
+				 atomic64_read(&st.inflight));
+}
+
+static struct kobj_attribute stats_attr = __ATTR_RO(stats);
+
+/* Read: the attached device's name, or nothing.  Write: attach to one. */
+static ssize_t attach_show(struct kobject *k, struct kobj_attribute *at,
+			   char *buf)
+{
+	ssize_t n;
+
+	/* rtnl: the device's removal detaches under it (nr_netdev_event). */
+	rtnl_lock();
+	n = attached ? sysfs_emit(buf, "%s\n", attached->ndev->name) :
+		       sysfs_emit(buf, "\n");
+	rtnl_unlock();
+	return n;
+}
+
+static ssize_t attach_store(struct kobject *k, struct kobj_attribute *at,
+			    const char *buf, size_t count)
+{
+	char name[IFNAMSIZ];
+	size_t n = strcspn(buf, "\n");
+	int ret;
+
+	if (!n || n >= IFNAMSIZ)
+		return -EINVAL;
+	memcpy(name, buf, n);
+	name[n] = 0;
+	ret = nr_attach(name);
+	return ret ? ret : count;
+}
+
+static struct kobj_attribute attach_attr = __ATTR_RW(attach);
+
+/* Any write: detach; ENODEV when not attached. */
+static ssize_t detach_store(struct kobject *k, struct kobj_attribute *at,
+			    const char *buf, size_t count)
+{
+	int ret = nr_detach();
+
+	return ret ? ret : count;
+}
+
+static struct kobj_attribute detach_attr = __ATTR_WO(detach);
+
+static ssize_t udp_port_show(struct kobject *k, struct kobj_attribute *at,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(udp_port));
+}
+
+static ssize_t udp_port_store(struct kobject *k, struct kobj_attribute *at,
+			      const char *buf, size_t count)
+{
+	u16 v;
+	int ret = kstrtou16(buf, 0, &v);
+
+	if (ret)
+		return ret;
+	WRITE_ONCE(udp_port, v);
+	return count;
+}
+
+static struct kobj_attribute udp_port_attr = __ATTR_RW(udp_port);
+
+/* "icmp ID udp ID" while attached: the event kernels' EKT ids. */
+static ssize_t ekt_ids_show(struct kobject *k, struct kobj_attribute *at,
+			    char *buf)
+{
+	ssize_t n;
+
+	rtnl_lock();
+	n = attached ? sysfs_emit(buf, "icmp %u udp %u\n",
+				  edge_kq_id(attached->nq[NR_ICMP].q),
+				  edge_kq_id(attached->nq[NR_UDP].q)) :
+		       sysfs_emit(buf, "\n");
+	rtnl_unlock();
+	return n;
+}
+
+static struct kobj_attribute ekt_ids_attr = __ATTR_RO(ekt_ids);
+
+static struct attribute *nr_attrs[ARRAY_SIZE(nr_counters) + 6] = {
+	[ARRAY_SIZE(nr_counters)] = &stats_attr.attr,
+	&attach_attr.attr, &detach_attr.attr, &udp_port_attr.attr,
+	&ekt_ids_attr.attr, NULL,
+};
+
+static const struct attribute_group nr_group = {
+	.attrs = nr_attrs,
+};
+
+static int __init nr_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	if (!is_power_of_2(ring_entries) || udp_port > U16_MAX)
+		return -EINVAL;
+	ret = register_netdevice_notifier(&nr_notifier);
+	if (ret)
+		return ret;
+	nr_kobj = kobject_create_and_add("edge_netrx", kernel_kobj);
+	if (!nr_kobj) {
+		ret = -ENOMEM;
+		goto err_notifier;
+	}
+	for (i = 0; i < ARRAY_SIZE(nr_counters); i++)
+		nr_attrs[i] = &nr_counters[i].attr.attr;
+	ret = sysfs_create_group(nr_kobj, &nr_group);
+	if (ret)
+		goto err_kobj;
+	if (ifname && *ifname) {
+		ret = nr_attach(ifname);
+		if (ret)
+			goto err_group;
+	}
+	return 0;
+err_group:
+	sysfs_remove_group(nr_kobj, &nr_group);
+err_kobj:
+	kobject_put(nr_kobj);
+err_notifier:
+	unregister_netdevice_notifier(&nr_notifier);
+	return ret;
+}
+
+/* sysfs first, so no attach can start; then detach what is attached. */
+static void __exit nr_exit(void)
+{
+	sysfs_remove_group(nr_kobj, &nr_group);
+	kobject_put(nr_kobj);
+	nr_detach();
+	unregister_netdevice_notifier(&nr_notifier);
+}
+
+module_init(nr_init);
+module_exit(nr_exit);
+
+MODULE_DESCRIPTION("edge_netrx: real packets answered by edge event kernels");
+MODULE_LICENSE("GPL");
