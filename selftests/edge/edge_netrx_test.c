@@ -90,23 +90,17 @@ static int nr_write(const char *attr, const char *val)
 	return path_write(path, val);
 }
 
+/* The attribute's first line (stats is one; attach may end in one). */
 static int nr_str(const char *attr, char *buf, size_t len)
 {
 	char path[128];
-	ssize_t n;
-	int fd;
+	int ret;
 
 	snprintf(path, sizeof(path), NR_SYSFS "/%s", attr);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
+	ret = edge_path_str(path, buf, len);
+	if (!ret)
+		buf[strcspn(buf, "\n")] = 0;
+	return ret;
 }
 
 /* Run a shell command; its output in @out, its exit status returned. */

@@ -42,32 +42,6 @@ FIXTURE_TEARDOWN(qos)
 	EXPECT_EQ(0, edge_module_unload(3000));
 }
 
-static void wait_dispatched(struct __test_metadata *_metadata,
-			    struct edge_queue *q, uint32_t n)
-{
-	uint64_t end = now_ns() + 5000000000ULL;
-
-	while (edge_queue_dispatched(q) != n) {
-		ASSERT_LT(now_ns(), end);
-		sleep_ms(1);
-	}
-}
-
-/* The batch's TBs are on the SMs before the query is rung. */
-static void wait_placed(struct __test_metadata *_metadata)
-{
-	uint64_t end = now_ns() + 5000000000ULL;
-	char buf[2048];
-
-	for (;;) {
-		ASSERT_EQ(0, edge_sysfs_str(0, "sched/stats", buf, sizeof(buf)));
-		if (stat_value(buf, "tbs_dispatched") > 0)
-			return;
-		ASSERT_LT(now_ns(), end);
-		sleep_ms(1);
-	}
-}
-
 /*
  * One query beside one batch kernel under @policy; returns how many of
  * the device's events completed after their deadline (the query's).

@@ -157,14 +157,12 @@ static inline long long edge_sysfs_read(int dev, const char *attr)
 	return edge_path_read(path);
 }
 
-static inline int edge_sysfs_str(int dev, const char *attr, char *buf,
-				 size_t len)
+/* A file's text, its trailing newline dropped; -errno on error. */
+static inline int edge_path_str(const char *path, char *buf, size_t len)
 {
-	char path[128];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), EDGE_SYSFS "/edge%d/%s", dev, attr);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -176,6 +174,15 @@ static inline int edge_sysfs_str(int dev, const char *attr, char *buf,
 	if (n && buf[n - 1] == '\n')
 		buf[n - 1] = 0;
 	return 0;
+}
+
+static inline int edge_sysfs_str(int dev, const char *attr, char *buf,
+				 size_t len)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), EDGE_SYSFS "/edge%d/%s", dev, attr);
+	return edge_path_str(path, buf, len);
 }
 
 static inline int edge_sysfs_write(int dev, const char *attr, const char *val)
@@ -213,6 +220,43 @@ static inline long long stat_value(const char *buf, const char *name)
 			return strtoll(p + strlen(key), NULL, 0);
 	return -1;
 }
+
+#ifdef __KSELFTEST_HARNESS_H	/* the waits assert, as tests do */
+/* Wait (5 s at most) until queue @q has had @n events dispatched. */
+static inline void wait_dispatched(struct __test_metadata *_metadata,
+				   struct edge_queue *q, uint32_t n)
+{
+	uint64_t end = now_ns() + 5000000000ULL;
+
+	while (edge_queue_dispatched(q) != n) {
+		ASSERT_LT(now_ns(), end) TH_LOG("queue %u: %u of %u dispatched",
+						q->id, edge_queue_dispatched(q), n);
+		sleep_ms(1);
+	}
+}
+
+/*
+ * Wait (5 s at most) until device 0 has placed a thread block: the
+ * background's TBs are on the cores.  Its parameter entry being consumed
+ * is not enough: the front end polls every entry before it places
+ * anything, so events rung meanwhile can join the same pass and, with
+ * their higher priority, be placed first on an empty GPU (seen on the
+ * slower debug kernel).
+ */
+static inline void wait_placed(struct __test_metadata *_metadata)
+{
+	uint64_t end = now_ns() + 5000000000ULL;
+	char buf[2048];
+
+	for (;;) {
+		ASSERT_EQ(0, edge_sysfs_str(0, "sched/stats", buf, sizeof(buf)));
+		if (stat_value(buf, "tbs_dispatched") > 0)
+			return;
+		ASSERT_LT(now_ns(), end) TH_LOG("background never placed");
+		sleep_ms(1);
+	}
+}
+#endif
 
 /* Poll a sysfs counter until it reaches @want (>=); returns the last value. */
 static inline long long edge_sysfs_wait_ge(int dev, const char *attr,

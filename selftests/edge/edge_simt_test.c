@@ -36,39 +36,6 @@ static void background(struct edge_register *r)
 	r->ws.icache_cycles = 300;
 }
 
-static void wait_dispatched(struct __test_metadata *_metadata,
-			    struct edge_queue *q, uint32_t n)
-{
-	uint64_t end = now_ns() + 5000000000ULL;
-
-	while (edge_queue_dispatched(q) != n) {
-		ASSERT_LT(now_ns(), end) TH_LOG("queue %u: %u of %u dispatched",
-						q->id, edge_queue_dispatched(q), n);
-		sleep_ms(1);
-	}
-}
-
-/*
- * The background's TBs are on the cores.  Its parameter entry being
- * consumed is not enough: the front end polls every entry before it
- * places anything, so events rung meanwhile can join the same pass and,
- * with their higher priority, be placed first on an empty GPU (seen on
- * the slower debug kernel).
- */
-static void wait_placed(struct __test_metadata *_metadata)
-{
-	uint64_t end = now_ns() + 5000000000ULL;
-	char buf[2048];
-
-	for (;;) {
-		ASSERT_EQ(0, edge_sysfs_str(0, "sched/stats", buf, sizeof(buf)));
-		if (stat_value(buf, "tbs_dispatched") > 0)
-			return;
-		ASSERT_LT(now_ns(), end) TH_LOG("background never placed");
-		sleep_ms(1);
-	}
-}
-
 /*
  * One deterministic run: everything is rung while virtual time is held,
  * so the background and every event arrive at the same model instant.

@@ -129,31 +129,6 @@ static void background(struct edge_register *r)
 	r->ws.load_cycles = 1500;
 }
 
-static void wait_dispatched(struct __test_metadata *_metadata,
-			    struct edge_queue *q, uint32_t n)
-{
-	uint64_t end = now_ns() + 5000000000ULL;
-
-	while (edge_queue_dispatched(q) != n) {
-		ASSERT_LT(now_ns(), end);
-		sleep_ms(1);
-	}
-}
-
-static void wait_placed(struct __test_metadata *_metadata)
-{
-	uint64_t end = now_ns() + 5000000000ULL;
-	char buf[2048];
-
-	for (;;) {
-		ASSERT_EQ(0, edge_sysfs_str(0, "sched/stats", buf, sizeof(buf)));
-		if (stat_value(buf, "tbs_dispatched") > 0)
-			return;
-		ASSERT_LT(now_ns(), end);
-		sleep_ms(1);
-	}
-}
-
 /* Events on a full GPU, preempting with event warps (edge_simt_test). */
 static void run_events(struct __test_metadata *_metadata, struct edge_dev *d)
 {
