@@ -249,7 +249,7 @@ static int edge_nl_put_sched(struct sk_buff *skb, struct edge_device *ed)
 	    nla_put_u32(skb, EDGE_A_CP_HOST_NS, cp.host_ns) ||
 	    nla_put_u32(skb, EDGE_A_CP_PREDICT_NS, cp.predict_ns) ||
 	    nla_put_u32(skb, EDGE_A_CP_PROFILE_NS, cp.profile_ns) ||
-	    nla_put_u32(skb, EDGE_A_CP_PREMA_NS, cp.prema_ns) ||
+	    nla_put_u32(skb, EDGE_A_CP_PREMA_NS, cp.period_ns) ||
 	    nla_put_string(skb, EDGE_A_TB_POLICY,
 			   edge_tb_policy_name(c->tb_policy)))
 		return -EMSGSIZE;
@@ -1042,7 +1042,7 @@ static int edge_nl_sched_set_doit(struct sk_buff *skb, struct genl_info *info)
 	edge_nl_u32(a, EDGE_A_CP_HOST_NS, &cp.host_ns);
 	edge_nl_u32(a, EDGE_A_CP_PREDICT_NS, &cp.predict_ns);
 	edge_nl_u32(a, EDGE_A_CP_PROFILE_NS, &cp.profile_ns);
-	edge_nl_u32(a, EDGE_A_CP_PREMA_NS, &cp.prema_ns);
+	edge_nl_u32(a, EDGE_A_CP_PREMA_NS, &cp.period_ns);
 	ret = edge_model_set_cfg(&ed->model, &cfg);
 	if (ret) {
 		GENL_SET_ERR_MSG(info, "the SIMT model refused the configuration");

@@ -69,7 +69,7 @@ static struct edge_cp_attr edge_cp_attrs[] = {
 	EDGE_CP_ATTR(host_ns, host_ns),
 	EDGE_CP_ATTR(predict_ns, predict_ns),
 	EDGE_CP_ATTR(profile_ns, profile_ns),
-	EDGE_CP_ATTR(prema_ns, prema_ns),
+	EDGE_CP_ATTR(prema_ns, period_ns),
 };
 
 /* Listed by index below: an attribute added above goes there too. */

@@ -27,7 +27,7 @@ void edge_cp_default_cfg(struct edge_cp_cfg *cfg)
 	cfg->host_ns = 4000;		/* 4 us per kernel, host-device */
 	cfg->predict_ns = 50000;	/* Baymax's 50 us regression */
 	cfg->profile_ns = 100000;	/* 100 us */
-	cfg->prema_ns = 250000;		/* PREMA's 250 us interval */
+	cfg->period_ns = 250000;	/* PREMA's 250 us interval */
 }
 
 /* Engine room: an action's effect per job, the one served, the tick. */
@@ -86,14 +86,14 @@ int edge_cp_set_timing(struct edge_cp *cp, const struct edge_cp_cfg *cfg)
 	const u32 s = 1000000000U;
 
 	if (cfg->profile_ns < 1000 || cfg->profile_ns > s ||
-	    cfg->prema_ns < 1000 || cfg->prema_ns > s ||
+	    cfg->period_ns < 1000 || cfg->period_ns > s ||
 	    cfg->parse_ns > s || cfg->host_ns > s || cfg->predict_ns > s)
 		return -EINVAL;
 	cp->cfg.parse_ns = cfg->parse_ns;
 	cp->cfg.host_ns = cfg->host_ns;
 	cp->cfg.predict_ns = cfg->predict_ns;
 	cp->cfg.profile_ns = cfg->profile_ns;
-	cp->cfg.prema_ns = cfg->prema_ns;
+	cp->cfg.period_ns = cfg->period_ns;
 	return 0;
 }
 
@@ -199,7 +199,7 @@ static void tick_arm(struct edge_cp *cp)
 		return;
 	cp->ticking = true;
 	cp->tick_gen++;
-	cp->next_prema = cp->eng->now + cp->cfg.prema_ns;
+	cp->next_period = cp->eng->now + cp->cfg.period_ns;
 	ret = edge_engine_push(cp->eng, cp->eng->now + cp->cfg.profile_ns,
 			       EDGE_EV_CP_TICK, 0, 0, cp->tick_gen);
 	EDGE_ASSERT(!ret);

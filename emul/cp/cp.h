@@ -52,7 +52,7 @@ struct edge_cp_cfg {
 	u32 host_ns;		/* CPU-side policies: host-device, per kernel */
 	u32 predict_ns;		/* Baymax's regression call, per job */
 	u32 profile_ns;		/* profiling table and priority refresh */
-	u32 prema_ns;		/* PREMA's scheduling interval */
+	u32 period_ns;		/* a periodic policy's interval (PREMA's) */
 };
 
 /* One kernel of the profiling table: what a job's WG list refers to. */
@@ -152,7 +152,7 @@ struct edge_cp {
 	u32 serve_evgen;	/* its EDGE_EV_CP_SERVE */
 	bool ticking;
 	u32 tick_gen;
-	u64 next_prema;
+	u64 next_period;
 	struct edge_cp_stats st;
 };
 

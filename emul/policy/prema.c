@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * PREMA (Choi and Rhu, HPCA 2020) as the LAX paper runs it: every
- * prema_ns, each admitted job earns tokens in proportion to its slowdown
- * so far; the jobs with a full token count are candidates, and among
- * them the shortest remaining goes first, preempting the work-groups of
- * the jobs ranked after it (PREMA's checkpointing preemption, as
- * thread-block preemption: gpu/tbpreempt.c).
+ * cfg.period_ns (sysfs cp/prema_ns), each admitted job earns tokens in
+ * proportion to its slowdown so far; the jobs with a full token count
+ * are candidates, and among them the shortest remaining goes first,
+ * preempting the work-groups of the jobs ranked after it (PREMA's
+ * checkpointing preemption, as thread-block preemption:
+ * gpu/tbpreempt.c).
  */
 #include "cp/cp.h"
 
@@ -43,11 +44,11 @@ static void prema_update(struct edge_cp *cp)
  */
 static void prema_tick(struct edge_cp *cp)
 {
-	if (cp->eng->now < cp->next_prema)
+	if (cp->eng->now < cp->next_period)
 		return;
 	prema_update(cp);
 	edge_cp_preempt_for_best(cp, PREMA_LEFT_PCT);
-	cp->next_prema += cp->cfg.prema_ns;
+	cp->next_period += cp->cfg.period_ns;
 }
 
 const struct edge_cp_policy edge_pol_prema = {

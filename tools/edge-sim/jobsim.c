@@ -292,7 +292,7 @@ static void parse_line(struct wl *w, const char *path, char *line, int depth)
 	} else if (!strcmp(key, "profile_us")) {
 		w->cp.profile_ns = (u32)num(rest, "profile_us") * 1000;
 	} else if (!strcmp(key, "prema_us")) {
-		w->cp.prema_ns = (u32)num(rest, "prema_us") * 1000;
+		w->cp.period_ns = (u32)num(rest, "prema_us") * 1000;
 	} else if (!strcmp(key, "runs")) {
 		w->runs = (u32)num(rest, "runs");
 	} else if (!strcmp(key, "seed")) {
