@@ -6,6 +6,7 @@
  */
 #include <arpa/inet.h>
 #include "emul_test.h"
+#include "ref_csum.h"
 #include "fn/func.h"
 #include "model.h"
 #include "validate.h"
@@ -80,23 +81,6 @@ TEST(crc32c_function)
 	EXPECT_EQ(ERROR, run(EDGE_FN_CRC32C, NULL, raw, &res));
 	EXPECT_EQ((u32)EINVAL, res);
 	EXPECT_EQ(7U, cp->crc);
-}
-
-/* Independent checksum: host-order u16 words through ntohs, RFC 1071. */
-static uint16_t ref_csum(const void *p, size_t n, uint32_t sum)
-{
-	const uint8_t *b = p;
-	uint16_t w;
-
-	for (; n > 1; n -= 2, b += 2) {
-		memcpy(&w, b, 2);
-		sum += ntohs(w);
-	}
-	if (n)
-		sum += (uint32_t)b[0] << 8;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
 }
 
 static uint16_t ref_udp_csum(const u8 *ip, const u8 *udp, size_t udp_len)
