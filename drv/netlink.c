@@ -794,30 +794,59 @@ static int edge_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 }
 
 /*
- * One message per registered entry, from the id in cb->args[0] on: a
- * full table through a small buffer comes back whole, each entry once.
+ * A per-device dump's start: the device of its dev-index, with
+ * edge_devs_lock and the device's lock held, so that it cannot go away
+ * or change between two of the dump's messages of one round.
  */
-static int edge_nl_ekt_get_dumpit(struct sk_buff *skb,
-				  struct netlink_callback *cb)
+static struct edge_device *edge_nl_dump_lock(struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
 	struct nlattr *ia = di->attrs[EDGE_A_DEV_INDEX];
 	struct edge_device *ed;
-	u32 id;
-	int ret = 0;
 
 	if (!ia) {
 		NL_SET_ERR_MSG(cb->extack, "dev-index is required");
-		return -EINVAL;
+		return ERR_PTR(-EINVAL);
 	}
 	mutex_lock(&edge_devs_lock);
 	ed = edge_dev_at_locked(nla_get_u32(ia));
 	if (!ed) {
 		mutex_unlock(&edge_devs_lock);
 		NL_SET_ERR_MSG_ATTR(cb->extack, ia, "no such device");
-		return -ENODEV;
+		return ERR_PTR(-ENODEV);
 	}
 	mutex_lock(&ed->lock);
+	return ed;
+}
+
+/*
+ * Its end: what the round put, or @ret when it could put nothing (a row
+ * larger than a whole message); a round that filled the buffer is
+ * resumed from its cursor in cb->args[0].
+ */
+static int edge_nl_dump_unlock(struct sk_buff *skb, struct edge_device *ed,
+			       int ret)
+{
+	mutex_unlock(&ed->lock);
+	mutex_unlock(&edge_devs_lock);
+	if (ret && !skb->len)
+		return ret;
+	return skb->len;
+}
+
+/*
+ * One message per registered entry, from the id in cb->args[0] on: a
+ * full table through a small buffer comes back whole, each entry once.
+ */
+static int edge_nl_ekt_get_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	struct edge_device *ed = edge_nl_dump_lock(cb);
+	u32 id;
+	int ret = 0;
+
+	if (IS_ERR(ed))
+		return PTR_ERR(ed);
 	for (id = cb->args[0]; id < EDGE_EKT_ENTRIES; id++) {
 		const struct edge_ekt_entry *e = edge_ekt_get(&ed->model.ekt,
 							      id);
@@ -839,12 +868,8 @@ static int edge_nl_ekt_get_dumpit(struct sk_buff *skb,
 		}
 		genlmsg_end(skb, hdr);
 	}
-	mutex_unlock(&ed->lock);
-	mutex_unlock(&edge_devs_lock);
 	cb->args[0] = id;
-	if (ret && !skb->len)
-		return ret;
-	return skb->len;
+	return edge_nl_dump_unlock(skb, ed, ret);
 }
 
 /* The CP's job states, as the uapi names those of a job not ended. */
@@ -884,24 +909,12 @@ static int edge_nl_put_job(struct sk_buff *skb, struct edge_device *ed,
 static int edge_nl_job_get_dumpit(struct sk_buff *skb,
 				  struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
-	struct nlattr *ia = di->attrs[EDGE_A_DEV_INDEX];
-	struct edge_device *ed;
+	struct edge_device *ed = edge_nl_dump_lock(cb);
 	u32 slot;
 	int ret = 0;
 
-	if (!ia) {
-		NL_SET_ERR_MSG(cb->extack, "dev-index is required");
-		return -EINVAL;
-	}
-	mutex_lock(&edge_devs_lock);
-	ed = edge_dev_at_locked(nla_get_u32(ia));
-	if (!ed) {
-		mutex_unlock(&edge_devs_lock);
-		NL_SET_ERR_MSG_ATTR(cb->extack, ia, "no such device");
-		return -ENODEV;
-	}
-	mutex_lock(&ed->lock);
+	if (IS_ERR(ed))
+		return PTR_ERR(ed);
 	for (slot = cb->args[0]; slot < EDGE_CP_JOBS; slot++) {
 		const struct edge_cp_job *j = edge_model_job_cp(&ed->model,
 								slot);
@@ -924,12 +937,8 @@ static int edge_nl_job_get_dumpit(struct sk_buff *skb,
 		}
 		genlmsg_end(skb, hdr);
 	}
-	mutex_unlock(&ed->lock);
-	mutex_unlock(&edge_devs_lock);
 	cb->args[0] = slot;
-	if (ret && !skb->len)
-		return ret;
-	return skb->len;
+	return edge_nl_dump_unlock(skb, ed, ret);
 }
 
 static int edge_nl_sched_get_doit(struct sk_buff *skb, struct genl_info *info)
