@@ -641,7 +641,13 @@ static int cmd_dev(struct ctx *c, int argc, char **argv)
 	return 2;
 }
 
-static int cmd_ekt(struct ctx *c, int argc, char **argv)
+/*
+ * "[show] dev DEV": one device's @cmd (a dump when @flags has
+ * NLM_F_DUMP), every reply printed by show_each(); a kernel error ends
+ * edgectl in xfer().
+ */
+static int show_dev(struct ctx *c, int argc, char **argv, uint8_t cmd,
+		    int flags)
 {
 	struct nl_msg *m;
 
@@ -649,48 +655,29 @@ static int cmd_ekt(struct ctx *c, int argc, char **argv)
 		argc--;
 		argv++;
 	}
-	m = req(c, EDGE_CMD_EKT_GET, NLM_F_DUMP);
+	m = req(c, cmd, flags);
 	nla_put_u32(m, EDGE_A_DEV_INDEX, dev_arg(&argc, &argv));
 	c->each = show_each;
 	json_begin();
 	xfer(c, m);
 	json_end();
 	return 0;
+}
+
+static int cmd_ekt(struct ctx *c, int argc, char **argv)
+{
+	return show_dev(c, argc, argv, EDGE_CMD_EKT_GET, NLM_F_DUMP);
 }
 
 /* The job table: jobs not yet ended (EDGE_NL_JOB_* states). */
 static int cmd_job(struct ctx *c, int argc, char **argv)
 {
-	struct nl_msg *m;
-
-	if (argc && !strcmp(argv[0], "show")) {
-		argc--;
-		argv++;
-	}
-	m = req(c, EDGE_CMD_JOB_GET, NLM_F_DUMP);
-	nla_put_u32(m, EDGE_A_DEV_INDEX, dev_arg(&argc, &argv));
-	c->each = show_each;
-	json_begin();
-	xfer(c, m);
-	json_end();
-	return 0;
+	return show_dev(c, argc, argv, EDGE_CMD_JOB_GET, NLM_F_DUMP);
 }
 
 static int cmd_stats(struct ctx *c, int argc, char **argv)
 {
-	struct nl_msg *m;
-
-	if (argc && !strcmp(argv[0], "show")) {
-		argc--;
-		argv++;
-	}
-	m = req(c, EDGE_CMD_STATS_GET, 0);
-	nla_put_u32(m, EDGE_A_DEV_INDEX, dev_arg(&argc, &argv));
-	c->each = show_each;
-	json_begin();
-	xfer(c, m);
-	json_end();
-	return 0;
+	return show_dev(c, argc, argv, EDGE_CMD_STATS_GET, 0);
 }
 
 static int cmd_sched(struct ctx *c, int argc, char **argv)
@@ -703,15 +690,8 @@ static int cmd_sched(struct ctx *c, int argc, char **argv)
 		argc--;
 		argv++;
 	}
-	if (!strcmp(sub, "show")) {
-		m = req(c, EDGE_CMD_SCHED_GET, 0);
-		nla_put_u32(m, EDGE_A_DEV_INDEX, dev_arg(&argc, &argv));
-		c->each = show_each;
-		json_begin();
-		xfer(c, m);
-		json_end();
-		return 0;
-	}
+	if (!strcmp(sub, "show"))
+		return show_dev(c, argc, argv, EDGE_CMD_SCHED_GET, 0);
 	if (strcmp(sub, "set"))
 		usage();
 	m = req(c, EDGE_CMD_SCHED_SET, 0);
