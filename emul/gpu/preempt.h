@@ -39,6 +39,8 @@ void edge_simt_kernel_done(struct edge_simt *s, struct edge_kinst *ki,
 u32 edge_simt_occupancy(const struct edge_simt *s, const struct edge_core *c);
 u64 edge_simt_corun(const struct edge_kdesc *k, u64 cycles, u32 occ_permille);
 void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb);
+void edge_simt_occ_changed(struct edge_simt *s, u32 core);
+void edge_simt_retime(struct edge_simt *s);
 void edge_simt_enqueue(struct edge_simt *s, struct edge_kinst *ki);
 void edge_simt_queue_insert(struct edge_simt *s, struct edge_kinst *ki);
 void edge_simt_queue_remove(struct edge_simt *s, struct edge_kinst *ki);
