@@ -20,17 +20,6 @@
  */
 #include "gpu/preempt.h"
 
-/* A core's resident TBs changed: its TBs' rates follow at the pass end. */
-void edge_simt_occ_changed(struct edge_simt *s, u32 core)
-{
-	struct edge_core *c = &s->cores[core];
-
-	if (!s->p->corun_live || c->retime)
-		return;
-	c->retime = true;
-	s->nr_retime++;
-}
-
 /* @v x @num / @den without overflowing u64 for any TB length. */
 static u64 scale(u64 v, u64 num, u64 den)
 {
@@ -74,19 +63,18 @@ static bool is_retimed(u32 obj, void *arg)
 }
 
 /**
- * edge_simt_retime - re-time the TBs of cores whose occupancy changed
+ * edge_simt_retime_cores - re-time the TBs of cores whose occupancy changed
  * @s: the SIMT model
  *
- * Called at the end of every scheduling pass (settle_pass()).  The moved
+ * Called at the end of a scheduling pass (settle_pass()) that changed a
+ * core's TBs on a corun_live preset (edge_simt_occ_changed()).  The moved
  * TBs' queued completions go in one pass over the engine, and one each is
  * queued again, so the engine never holds more than it reserved.
  */
-void edge_simt_retime(struct edge_simt *s)
+void edge_simt_retime_cores(struct edge_simt *s)
 {
 	u32 n = s->p->num_cores, c, i, moved = 0;
 
-	if (!s->nr_retime)
-		return;
 	for (c = 0; c < n; c++) {
 		struct edge_core *core = &s->cores[c];
 		u32 occ = edge_simt_occupancy(s, core);

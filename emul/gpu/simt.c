@@ -383,11 +383,10 @@ static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
 }
 
 /*
- * Time the TBs started in this scheduling pass (and re-time running ones,
- * gpu/retime.c).  A TB's duration depends on how many cores share the
- * memory bandwidth and how full its core is; sampled as each TB started,
- * the first TB on a core saw an emptier GPU than it runs on, and ran
- * short.  So they are timed together, against what the pass leaves.
+ * Time the TBs started in this pass (and re-time running ones: retime.c).
+ * A TB's duration depends on how many cores share the memory bandwidth and
+ * how full its core is; sampled as each TB started, the first on a core
+ * saw an emptier GPU than it runs on.  So they are timed together.
  */
 static void settle_pass(struct edge_simt *s)
 {
