@@ -49,15 +49,15 @@ void edge_preempt_sample(struct edge_simt *s, const struct edge_tb *tb,
 {
 	const struct edge_warp_state *ws = &tb->ki->k.ws;
 	u32 flush = s->cfg.flush, i, issue_wait, ibuf;
-	u64 now = s->eng->now, span = tb->end - tb->start, prog;
+	u64 now = s->eng->now, span = tb->end - tb->prog_start, prog;
 	bool early;
 
 	memset(v, 0, sizeof(*v));
-	prog = span ? edge_div64((now - tb->start) * 100,
+	prog = span ? edge_div64((now - tb->prog_start) * 100,
 				 (u32)(span > 0xffffffffULL ? 0xffffffffULL :
 				       span)) : 100;
 	if (span > 0xffffffffULL)
-		prog = edge_div64(now - tb->start, (u32)(span >> 32)) * 100 >> 32;
+		prog = edge_div64(now - tb->prog_start, (u32)(span >> 32)) * 100 >> 32;
 	early = prog < ws->early_pct;
 
 	/* Instructions in flight, and those still to issue from the i-buffer. */

@@ -39,6 +39,8 @@ void edge_simt_kernel_done(struct edge_simt *s, struct edge_kinst *ki,
 u32 edge_simt_occupancy(const struct edge_simt *s, const struct edge_core *c);
 u64 edge_simt_corun(const struct edge_kdesc *k, u64 cycles, u32 occ_permille);
 void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb);
+void edge_simt_retime_cores(struct edge_simt *s);
+
 void edge_simt_enqueue(struct edge_simt *s, struct edge_kinst *ki);
 void edge_simt_queue_insert(struct edge_simt *s, struct edge_kinst *ki);
 void edge_simt_queue_remove(struct edge_simt *s, struct edge_kinst *ki);
@@ -70,6 +72,27 @@ static inline void edge_simt_core_threads(struct edge_simt *s,
 		s->cores_warp_full--;
 	else if (!was && is)
 		s->cores_warp_full++;
+}
+
+/*
+ * A core's resident TBs changed: on a corun_live preset its TBs' rates
+ * follow at the end of the pass (gpu/retime.c).  Inline: it is on every
+ * TB's start and end, and does nothing on the other presets.
+ */
+static inline void edge_simt_occ_changed(struct edge_simt *s, u32 core)
+{
+	struct edge_core *c = &s->cores[core];
+
+	if (!s->p->corun_live || c->retime)
+		return;
+	c->retime = true;
+	s->nr_retime++;
+}
+
+static inline void edge_simt_retime(struct edge_simt *s)
+{
+	if (s->nr_retime)
+		edge_simt_retime_cores(s);
 }
 
 #endif /* _EDGE_PREEMPT_H */

@@ -71,6 +71,12 @@ static const struct edge_preset edge_presets[] = {
 		.max_regs_per_thread = 63,
 		/* GPGPU-Sim's GTX 480: 6 channels of 256 MB. */
 		.mem_bytes = 1536ULL << 20,
+		/*
+		 * GPGPU-Sim issues each cycle from the warps resident then:
+		 * a TB speeds up as its co-runners leave (Table 3's JPEG-e
+		 * ran its partial last wave in ~0.73 t).
+		 */
+		.corun_live = true,
 	},
 	{
 		/*

@@ -24,6 +24,12 @@ struct edge_preset {
 	u32 mem_bw_mbs;		/* peak global memory bandwidth, MB/s; 0: none */
 	u32 mem_load_pct;	/* memory-bound time + this % at full load */
 	u64 mem_bytes;		/* device (global) memory capacity */
+	/*
+	 * Co-residency stretch follows the core's occupancy while a TB runs
+	 * (gpu/retime.c), as in a cycle-level simulator; otherwise it is
+	 * fixed when the TB starts.
+	 */
+	bool corun_live;
 };
 
 const struct edge_preset *edge_preset_find(const char *name);

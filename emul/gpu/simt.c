@@ -333,6 +333,7 @@ static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
 	s->bw_resident += k->mem_bw_mbs;
 	c->tb[c->nr_tbs++] = tb;
 	edge_simt_kcount_add(c, ki);
+	edge_simt_occ_changed(s, core);
 
 	tb->used = true;
 	tb->gen_id++;
@@ -344,6 +345,7 @@ static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
 	tb->done_pending = false;
 	tb->launch_order = s->next_order++;
 	tb->start = now;
+	tb->prog_start = now;
 	tb->suspending = false;
 	tb->extra_cycles = 0;
 	if (ki->nr_susp) {
@@ -381,16 +383,16 @@ static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
 }
 
 /*
- * Time the TBs started in this scheduling pass.  Their duration depends on
- * how many cores share the memory bandwidth and how full their own core
- * is; sampled as each TB started, the first TB on each core of a pass saw
- * an emptier GPU than it runs on, and ran short.  So they are timed
- * together, against the GPU the pass leaves behind.
+ * Time the TBs started in this pass (and re-time running ones: retime.c).
+ * A TB's duration depends on how many cores share the memory bandwidth and
+ * how full its core is; sampled as each TB started, the first on a core
+ * saw an emptier GPU than it runs on.  So they are timed together.
  */
 static void settle_pass(struct edge_simt *s)
 {
 	u32 busy, i;
 
+	edge_simt_retime(s);
 	if (!s->nr_unsettled)
 		return;
 	busy = busy_cores(s);
@@ -413,8 +415,8 @@ static void settle_pass(struct edge_simt *s)
 			cycles -= part;
 			cycles += edge_div64(part * busy, s->p->num_cores);
 		}
-		cycles = edge_simt_corun(k, cycles,
-					 edge_simt_occupancy(s, &s->cores[tb->core]));
+		tb->occ = edge_simt_occupancy(s, &s->cores[tb->core]);
+		cycles = edge_simt_corun(k, cycles, tb->occ);
 		tb->end = tb->start + edge_simt_cyc2ns(s, cycles +
 							tb->extra_cycles);
 		edge_simt_tb_reschedule(s, tb);
@@ -525,6 +527,7 @@ void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb)
 		}
 	}
 	edge_simt_kcount_sub(c, tb->ki);
+	edge_simt_occ_changed(s, tb->core);
 	if (s->tbp->tb_end)
 		s->tbp->tb_end(s, tb);
 	EDGE_TRACE_SIM(s->eng, EDGE_TP_TB_END, tb->ki->cookie, tb->core, tb->idx);

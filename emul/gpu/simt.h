@@ -117,6 +117,14 @@ struct edge_tb {
 	u32 kgen;
 	u64 start;		/* ns */
 	u64 end;		/* ns, completion (moves when preempted) */
+	/*
+	 * ns: where start would be had the TB always run at its current
+	 * rate; progress is (now - prog_start) / (end - prog_start).  The
+	 * start until gpu/retime.c changes its rate.
+	 */
+	u64 prog_start;
+	u32 occ;		/* core occupancy (permille) its rate is for */
+	bool retimed;		/* its completion is being moved */
 	u64 iso_cycles;		/* isolated duration */
 	u32 warps;
 	u32 preempted;		/* warps currently lent to event warps */
@@ -161,6 +169,7 @@ struct edge_core {
 	u32 regs;
 	u32 smem;
 	bool reserved;		/* for event kernels (RESERVE) */
+	bool retime;		/* occupancy changed: re-time its TBs */
 	u32 nr_tbs;
 	struct edge_tb **tb;	/* resident TBs, tb_slots_per_core of them */
 	u32 nr_kc;
@@ -220,6 +229,7 @@ struct edge_simt {
 	u32 *free_tbs;		/* indices of free TBs, a stack */
 	u32 *unsettled;		/* TBs started this pass, end not yet set */
 	u32 nr_unsettled;
+	u32 nr_retime;		/* cores with retime set */
 	u32 nr_free_tbs;
 	struct edge_kinst *ki;
 	u32 nr_ki;

@@ -54,7 +54,7 @@ int edge_simt_preempt_tb(struct edge_simt *s, struct edge_tb *tb)
 	if (s->free_susp == EDGE_SUSP_NONE)
 		return -ENOSPC;
 	/* The isolated work left, in the share of its time still to run. */
-	span = tb->end - tb->start;
+	span = tb->end - tb->prog_start;
 	left = tb->end - now;
 	permille = edge_div64_64(left * 1000, span);
 	tb->iso_cycles = edge_div64(tb->iso_cycles * permille, 1000);
@@ -122,7 +122,7 @@ static struct edge_tb *default_victim(struct edge_simt *s, u32 core,
 
 		if (tb->ki == ki || tb->suspending || tb->preempted ||
 		    tb->done_pending || tb->end <= now ||
-		    (tb->end - now) * 100 < (tb->end - tb->start) * left_pct ||
+		    (tb->end - now) * 100 < (tb->end - tb->prog_start) * left_pct ||
 		    !edge_simt_queue_before(s, ki, tb->ki))
 			continue;
 		if (!best || tb->launch_order > best->launch_order)

@@ -124,7 +124,7 @@ static u32 evict(struct edge_simt *s, u32 core, const struct edge_kinst *ki,
 			    tb->suspending || tb->preempted ||
 			    tb->done_pending || tb->end <= now ||
 			    (tb->end - now) * 100 <
-			    (tb->end - tb->start) * SRTF_LEFT_PCT)
+			    (tb->end - tb->prog_start) * SRTF_LEFT_PCT)
 				continue;
 			if (!best || tb->launch_order > best->launch_order)
 				best = tb;

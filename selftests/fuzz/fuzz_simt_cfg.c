@@ -252,7 +252,9 @@ static void preempt_tb(struct fz_ctx *c, u32 pick)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const presets[] = { "edge", "lax", "h100-like" };
+	/* gtx480-pai re-times running TBs (corun_live, gpu/retime.c). */
+	static const char *const presets[] = { "edge", "lax", "h100-like",
+					       "gtx480-pai" };
 	struct fz_in in = { data, size };
 	const struct edge_preset *p;
 	struct edge_kdesc bg, ev;
@@ -265,7 +267,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1 + sizeof(cfg))
 		return 0;
-	p = edge_preset_find(presets[fz_u8(&in) % 3]);
+	p = edge_preset_find(presets[fz_u8(&in) % ARRAY_SIZE(presets)]);
 	fz_model_init(&c, p);
 	raw_cfg(&in, &cfg);
 	set_cfg(&c, &cfg);

@@ -91,6 +91,10 @@ CFG = {
     cfg(victim=2, flush=0) + bytes([MANY | 0xF0, CANCEL_EV, MANY | 0xF0]),
     "h100-skip": bytes([2]) + cfg(skip=1, seed=7) + SHAPE +
     bytes([BG | 0xF0, EV | 0xF0, MANY | 0xF0, FLAGS | 0x10, MANY | 0xF0]),
+    # gtx480-pai: running TBs re-timed as occupancy changes, beside events.
+    "gtx480-live": bytes([3]) + cfg(seed=3) + SHAPE +
+    bytes([BG | 0xF0, MANY | 0x30, EV | 0x70, MANY | 0xF0, BG | 0x30,
+           MANY | 0xF0, CANCEL_EV, MANY | 0xF0]),
     "invalid": bytes([0]) + cfg(ctx=0) + SHAPE +
     bytes([SETRAW]) + cfg(sched=3) + bytes([SETFIELD, 2, 0x80, 0x10, 0, 0, 0]),
 }
