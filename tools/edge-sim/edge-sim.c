@@ -14,7 +14,6 @@
  * byte-identical output.
  */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,7 @@
 #include "gpu/simt.h"
 #include "validate.h"
 #include "simtrace.h"
+#include "simutil.h"
 
 #define MAX_KERNELS	32
 #define MAX_STREAMS	8
@@ -77,17 +77,7 @@ struct scen {
 
 static const char *prog = "edge-sim";
 
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
+#define die(...)	sim_die(prog, __VA_ARGS__)
 
 /* ---------------------------------------------------------------- parsing */
 
