@@ -81,26 +81,22 @@ static const char *prog = "edge-sim";
 
 /* ---------------------------------------------------------------- parsing */
 
-/* Unsigned integer with an optional k (1e3) or M (1e6) suffix. */
+/*
+ * Unsigned decimal with an optional k or K (1e3) or M (1e6) suffix;
+ * unlike jobs' and pairs' numbers, no sign and no saturation.
+ */
 static u64 parse_u64(const char *v, const char *where, const char *key)
 {
-	unsigned long long x;
-	char *end;
+	bool ok;
+	u64 x;
 
-	if (!*v || *v == '-')
+	if (*v == '-')
 		die("%s: %s: not a number: '%s'", where, key, v);
 	errno = 0;
-	x = strtoull(v, &end, 10);
+	ok = sim_num(v, 10, "kKM", &x);
 	if (errno)
 		die("%s: %s: out of range: '%s'", where, key, v);
-	if (*end == 'k' || *end == 'K') {
-		x *= 1000;
-		end++;
-	} else if (*end == 'M') {
-		x *= 1000000;
-		end++;
-	}
-	if (*end)
+	if (!ok)
 		die("%s: %s: not a number: '%s'", where, key, v);
 	return x;
 }
