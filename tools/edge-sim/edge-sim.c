@@ -14,7 +14,6 @@
  * byte-identical output.
  */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,7 @@
 #include "gpu/simt.h"
 #include "validate.h"
 #include "simtrace.h"
+#include "simutil.h"
 
 #define MAX_KERNELS	32
 #define MAX_STREAMS	8
@@ -77,40 +77,26 @@ struct scen {
 
 static const char *prog = "edge-sim";
 
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
+#define die(...)	sim_die(prog, __VA_ARGS__)
 
 /* ---------------------------------------------------------------- parsing */
 
-/* Unsigned integer with an optional k (1e3) or M (1e6) suffix. */
+/*
+ * Unsigned decimal with an optional k or K (1e3) or M (1e6) suffix;
+ * unlike jobs' and pairs' numbers, no sign and no saturation.
+ */
 static u64 parse_u64(const char *v, const char *where, const char *key)
 {
-	unsigned long long x;
-	char *end;
+	bool ok;
+	u64 x;
 
-	if (!*v || *v == '-')
+	if (*v == '-')
 		die("%s: %s: not a number: '%s'", where, key, v);
 	errno = 0;
-	x = strtoull(v, &end, 10);
+	ok = sim_num(v, 10, "kKM", &x);
 	if (errno)
 		die("%s: %s: out of range: '%s'", where, key, v);
-	if (*end == 'k' || *end == 'K') {
-		x *= 1000;
-		end++;
-	} else if (*end == 'M') {
-		x *= 1000000;
-		end++;
-	}
-	if (*end)
+	if (!ok)
 		die("%s: %s: not a number: '%s'", where, key, v);
 	return x;
 }

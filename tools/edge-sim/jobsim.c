@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdarg.h>
 #include <ctype.h>
 #include <unistd.h>
 #include <malloc.h>
@@ -19,6 +18,7 @@
 #include "gpu/preset.h"
 #include "rng.h"
 #include "gpu/simt.h"
+#include "simutil.h"
 
 #define MAX_KERNELS	EDGE_CP_CLASSES
 #define JOBS_CSV_HEADER	"workload,rate,jobs_per_s,policy,jobs,met,done,rejected," \
@@ -66,30 +66,15 @@ struct wl {
 	struct part part[MAX_PARTS];
 };
 
-static void jdie(const char *fmt, ...)
-{
-	va_list ap;
+#define jdie(...)	sim_die("edge-sim jobs", __VA_ARGS__)
 
-	va_start(ap, fmt);
-	fputs("edge-sim jobs: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
-
+/* Decimal, with an optional k (x1000) or M (x1000000). */
 static u64 num(const char *v, const char *what)
 {
-	char *end;
-	unsigned long long x = strtoull(v, &end, 10);
+	u64 x;
 
-	if (end == v || (*end && *end != 'k' && *end != 'M') ||
-	    (*end && end[1]))
+	if (!sim_num(v, 10, "kM", &x))
 		jdie("%s: bad number '%s'", what, v);
-	if (*end == 'k')
-		x *= 1000;
-	else if (*end == 'M')
-		x *= 1000000;
 	return x;
 }
 

@@ -20,6 +20,8 @@
 #                the reproduction's, so its RESULTS default to
 #                build/repro-smoke/NAME and may not be in Documentation/.
 #
+# It also has repro_table (below), for a workload x policy table.
+#
 # A new reproduction is a new repro-NAME.sh that uses this: the Makefiles
 # and make check find it by that name.
 
@@ -54,4 +56,48 @@ repro_init() {
 	tmp=$(mktemp -d)
 	# shellcheck disable=SC2064 # expand now: tmp is global and may change
 	trap "rm -rf '$tmp'" EXIT
+}
+
+# repro_table POLICIES [mean | over BASE]: a workload x policy table, from
+# "workload,policy,value" lines on stdin, to stdout: a header, then one row
+# per workload in the order they first come, one column per policy of
+# POLICIES (a space or comma list), in its order.  The values are
+#   (neither)  as they are
+#   mean       %.1f, and a MEAN row
+#   over BASE  (value + 1) / (BASE's value + 1), %.2f, and a GMEAN row:
+#              counts over a base policy's, finite when either is 0
+repro_table() {
+	awk -F, -v pols="$1" -v kind="${2:-raw}" -v base="${3:-}" '
+	{ v[$1, $2] = $3; if (!seen[$1]++) wl[n++] = $1 }
+	END {
+		gsub(/,/, " ", pols)
+		np = split(pols, p, " ")
+		printf "workload"
+		for (i = 1; i <= np; i++) printf ",%s", p[i]
+		printf "\n"
+		for (w = 0; w < n; w++) {
+			printf "%s", wl[w]
+			for (i = 1; i <= np; i++) {
+				x = v[wl[w], p[i]]
+				if (kind == "over") {
+					x = (x + 1) / (v[wl[w], base] + 1)
+					acc[i] += log(x)
+					printf ",%.2f", x
+				} else if (kind == "mean") {
+					acc[i] += x
+					printf ",%.1f", x
+				} else {
+					printf ",%s", x
+				}
+			}
+			printf "\n"
+		}
+		if (kind == "raw")
+			exit
+		printf "%s", kind == "over" ? "GMEAN" : "MEAN"
+		for (i = 1; i <= np; i++)
+			printf kind == "over" ? ",%.2f" : ",%.1f",
+				kind == "over" ? exp(acc[i] / n) : acc[i] / n
+		printf "\n"
+	}'
 }

@@ -33,12 +33,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdarg.h>
 #include <unistd.h>
 
 #include "gpu/preset.h"
 #include "gpu/simt.h"
 #include "policy/policy.h"
+#include "simutil.h"
 
 #define MAX_TYPES	32
 #define MAX_JOBS	64
@@ -77,17 +77,7 @@ static struct {
 	u64 seed;
 } g = { .busy_pct = 30, .pcie_mbs = 12000, .seed = 1 };
 
-static void mdie(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("edge-sim mgb: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
+#define mdie(...)	sim_die("edge-sim mgb", __VA_ARGS__)
 
 /* The kernel of @t on @p: its TBs' work is in cycles of the reference. */
 static struct edge_kdesc kdesc(const struct jtype *t,

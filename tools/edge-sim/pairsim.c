@@ -19,12 +19,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdarg.h>
 #include <unistd.h>
 
 #include "gpu/preset.h"
 #include "gpu/simt.h"
 #include "policy/slicing.h"
+#include "simutil.h"
 
 #define MAXK		16
 #define PAIR_HEADER	"offset_pct,policy,first,second,alone1,alone2,shared1," \
@@ -45,24 +45,14 @@ struct pset {
 	struct pk k[MAXK];
 };
 
-static void pdie(const char *fmt, ...)
-{
-	va_list ap;
+#define pdie(...)	sim_die("edge-sim pairs", __VA_ARGS__)
 
-	va_start(ap, fmt);
-	fputs("edge-sim pairs: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
-
+/* C's syntax (0x, 0 prefixes), no suffix. */
 static u64 pnum(const char *v, const char *what)
 {
-	char *end;
-	unsigned long long x = strtoull(v, &end, 0);
+	u64 x;
 
-	if (!*v || *end)
+	if (!sim_num(v, 0, "", &x))
 		pdie("%s: '%s' is not a number", what, v);
 	return x;
 }

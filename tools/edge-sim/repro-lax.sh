@@ -83,51 +83,22 @@ seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
 POLS=$("$SIM" policies | awk '$1 == "queue:" { $1 = ""; print substr($0, 2) }')
 OTHERS=$(printf '%s\n' $POLS | grep -v '^lax' | xargs)
 
-# table RATE COLUMN KIND: a workload x policy table of lax.csv's COLUMN
-# at RATE with a summary row.  KIND met: (met + 1) / (RR's met + 1), so a
-# policy that meets none still gets a finite ratio, and a GMEAN row; mean:
-# the value itself and a MEAN row; raw: the value, no summary.
+# table RATE COLUMN [mean | over rr]: a workload x policy table of
+# lax.csv's COLUMN at RATE (repro_table, lib-repro.sh).  Met counts go
+# over RR's as (met + 1) / (RR's met + 1), so a policy that meets none
+# still gets a finite ratio, with a GMEAN row; mean: the value itself and
+# a MEAN row; neither: the value, no summary.
 table() {
-	awk -F, -v rate="$1" -v c="$2" -v kind="$3" -v pols="$POLS" '
-	$2 == rate { v[$1, $4] = $c; if (!seen[$1]++) wl[n++] = $1 }
-	END {
-		np = split(pols, p, " ")
-		printf "workload"
-		for (i = 1; i <= np; i++) printf ",%s", p[i]
-		printf "\n"
-		for (w = 0; w < n; w++) {
-			printf "%s", wl[w]
-			for (i = 1; i <= np; i++) {
-				x = v[wl[w], p[i]]
-				if (kind == "met") {
-					x = (x + 1) / (v[wl[w], "rr"] + 1)
-					acc[i] += log(x)
-					printf ",%.2f", x
-				} else if (kind == "mean") {
-					acc[i] += x
-					printf ",%.1f", x
-				} else {
-					printf ",%s", x
-				}
-			}
-			printf "\n"
-		}
-		if (kind == "raw")
-			exit
-		printf "%s", kind == "met" ? "GMEAN" : "MEAN"
-		for (i = 1; i <= np; i++)
-			printf kind == "met" ? ",%.2f" : ",%.1f",
-				kind == "met" ? exp(acc[i] / n) : acc[i] / n
-		printf "\n"
-	}' "$RESULTS/lax.csv"
+	awk -F, -v rate="$1" -v c="$2" '$2 == rate { print $1 "," $4 "," $c }' \
+		"$RESULTS/lax.csv" | repro_table "$POLS" "${@:3}"
 }
 
 for rate in high medium low; do
-	table $rate 6 met >"$RESULTS/met-vs-rr-$rate.csv"
+	table $rate 6 over rr >"$RESULTS/met-vs-rr-$rate.csv"
 	table $rate 12 mean >"$RESULTS/wasted-$rate.csv"
 done
-table high 10 raw >"$RESULTS/table5-throughput-high.csv"
-table high 11 raw >"$RESULTS/table5-p99-high.csv"
+table high 10 >"$RESULTS/table5-throughput-high.csv"
+table high 11 >"$RESULTS/table5-p99-high.csv"
 
 # The high-rate geomeans beside the paper's, from its Section 6.1 text
 # (BAY "the same as RR", LAX-SW = LAX / 1.7, LAX-CPU = 1.5 x LAX-SW).

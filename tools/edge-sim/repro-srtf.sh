@@ -81,20 +81,9 @@ geomeans() {
 	{ print $0 "," p[$1] }'
 } >"$RESULTS/table6.csv"
 
-# Fig. 14: STP per workload, one column per policy.
-awk -F, -v pols="$POLS" '
-NR > 1 { v[$3 "+" $4, $2] = $9; if (!seen[$3 "+" $4]++) wl[n++] = $3 "+" $4 }
-END {
-	np = split(pols, p, ",")
-	printf "workload"
-	for (i = 1; i <= np; i++) printf ",%s", p[i]
-	printf "\n"
-	for (w = 0; w < n; w++) {
-		printf "%s", wl[w]
-		for (i = 1; i <= np; i++) printf ",%s", v[wl[w], p[i]]
-		printf "\n"
-	}
-}' "$RESULTS/pairs-0.csv" >"$RESULTS/fig14.csv"
+# Fig. 14: STP per workload, one column per policy (lib-repro.sh).
+awk -F, 'NR > 1 { print $3 "+" $4 "," $2 "," $9 }' "$RESULTS/pairs-0.csv" |
+	repro_table "$POLS" >"$RESULTS/fig14.csv"
 
 if [[ $PLOTS != 0 ]] && ! command -v gnuplot >/dev/null; then
 	echo "repro-srtf: no gnuplot (Debian gnuplot-nox): no plots" >&2
