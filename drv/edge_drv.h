@@ -110,6 +110,19 @@ struct edge_device {
 	u64 ntf_ns;			/* ktime of the last round */
 	u64 ntf_preempts;		/* simt counts the last round saw */
 	u64 ntf_tb_preempts;
+	/*
+	 * The front end's pending run of event trace points (edge_trace.c):
+	 * consecutive events of one entry that one trace entry can carry
+	 * whole.  Under @lock; written only by the front-end thread, which
+	 * flushes it after every step.
+	 */
+	struct edge_trace_run {
+		u32 tp;			/* EDGE_TP_DISPATCH or _COMPLETE */
+		u32 ekt;
+		u32 seq;		/* the first event's */
+		u32 n;			/* 0: none pending */
+		u64 b, c;		/* what every event of the run shares */
+	} trace_run;
 };
 
 /*
@@ -188,6 +201,8 @@ void edge_frontend_kick(struct edge_device *ed);
 int edge_frontend_set_cpu(struct edge_device *ed, int cpu);
 u64 edge_frontend_now(struct edge_device *ed);
 void edge_frontend_set_scale(struct edge_device *ed, u32 pct);
+/* Emit the front end's pending run of event trace points (edge_trace.c). */
+void edge_trace_flush(struct edge_device *ed);
 
 /* mmap.c */
 int edge_mmap(struct file *file, struct vm_area_struct *vma);

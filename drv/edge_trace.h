@@ -29,38 +29,51 @@ DEFINE_EVENT(edge_ekt_class, edge_doorbell,
 	     TP_PROTO(int dev, u32 ekt, u64 n),
 	     TP_ARGS(dev, ekt, n));
 
-/* One event of entry @ekt into the SIMT queues. */
+/*
+ * Events @seq .. @seq + @n - 1 of entry @ekt into the SIMT queues, all
+ * due at @due_ns: a run of one doorbell's batch is one trace entry
+ * (edge_trace.c says when events form a run).
+ */
 TRACE_EVENT(edge_event_dispatch,
-	    TP_PROTO(int dev, u32 ekt, u32 seq, u64 due_ns),
-	    TP_ARGS(dev, ekt, seq, due_ns),
+	    TP_PROTO(int dev, u32 ekt, u32 seq, u32 n, u64 due_ns),
+	    TP_ARGS(dev, ekt, seq, n, due_ns),
 	    TP_STRUCT__entry(__field(int, dev)
 			     __field(u32, ekt)
 			     __field(u32, seq)
+			     __field(u32, n)
 			     __field(u64, due_ns)),
 	    TP_fast_assign(__entry->dev = dev;
 			   __entry->ekt = ekt;
 			   __entry->seq = seq;
+			   __entry->n = n;
 			   __entry->due_ns = due_ns;),
-	    TP_printk("dev=%d ekt=%u seq=%u due_ns=%llu", __entry->dev,
-		      __entry->ekt, __entry->seq, __entry->due_ns));
+	    TP_printk("dev=%d ekt=%u seq=%u n=%u due_ns=%llu", __entry->dev,
+		      __entry->ekt, __entry->seq, __entry->n,
+		      __entry->due_ns));
 
-/* An event ended with CQE status @status, @lat_ns after its dispatch. */
+/*
+ * Events @seq .. @seq + @n - 1 of entry @ekt ended, each with CQE status
+ * @status, each @lat_ns after its dispatch.
+ */
 TRACE_EVENT(edge_event_complete,
-	    TP_PROTO(int dev, u32 ekt, u32 seq, u32 status, u64 lat_ns),
-	    TP_ARGS(dev, ekt, seq, status, lat_ns),
+	    TP_PROTO(int dev, u32 ekt, u32 seq, u32 n, u32 status,
+		     u64 lat_ns),
+	    TP_ARGS(dev, ekt, seq, n, status, lat_ns),
 	    TP_STRUCT__entry(__field(int, dev)
 			     __field(u32, ekt)
 			     __field(u32, seq)
+			     __field(u32, n)
 			     __field(u32, status)
 			     __field(u64, lat_ns)),
 	    TP_fast_assign(__entry->dev = dev;
 			   __entry->ekt = ekt;
 			   __entry->seq = seq;
+			   __entry->n = n;
 			   __entry->status = status;
 			   __entry->lat_ns = lat_ns;),
-	    TP_printk("dev=%d ekt=%u seq=%u status=%u lat_ns=%llu",
-		      __entry->dev, __entry->ekt, __entry->seq, __entry->status,
-		      __entry->lat_ns));
+	    TP_printk("dev=%d ekt=%u seq=%u n=%u status=%u lat_ns=%llu",
+		      __entry->dev, __entry->ekt, __entry->seq, __entry->n,
+		      __entry->status, __entry->lat_ns));
 
 /* A TB of the kernel @cookie placed on @core: one per TB, so costly. */
 TRACE_EVENT(edge_tb_place,

@@ -206,8 +206,11 @@ static int frontend_thread(void *data)
 	while (!kthread_should_stop()) {
 		u64 kt = 0;
 		bool drop;
+		u32 work = frontend_step(ed, &kt);
 
-		if (frontend_step(ed, &kt)) {
+		/* The step's trace runs go out before anyone else steps. */
+		edge_trace_flush(ed);
+		if (work) {
 			idle_since = 0;
 			idle_steps = 0;
 			drop = true;

@@ -3,7 +3,8 @@
  * The tracepoints of edge.ko (drv/edge_trace.h), enabled through tracefs:
  * a run with events, warp-level preemptions, TB kernels and a burst of
  * jobs that LAX partly rejects, and the number of each trace event equal
- * to the module's own counters in sysfs.  Virtual time, so the run is
+ * to the module's own counters in sysfs (event dispatches and completions
+ * come in runs: their n fields add up, each run where it belongs).  Virtual time, so the run is
  * the same at every boot.  SKIPs when the kernel has no tracefs, or
  * edge.ko was built without its tracepoints (EDGE_NO_TRACEPOINTS=1: only
  * edge_fault_test's fail-nth insmod uses such a build).
@@ -65,7 +66,45 @@ struct counts {
 	long long doorbell, doorbell_n, dispatch, complete, complete_done;
 	long long tb_place, preempt, preempt_ewarp, preempt_tb;
 	long long admit, reject, done, met, policy, other_dev, lines;
+	/* Trace entries of event runs, and runs that break the rules. */
+	long long dispatch_runs, complete_runs, gaps, twice;
 };
+
+#define SEQS	4096		/* sequences tracked per entry: plenty */
+#define EKTS	64		/* EKT ids (emul/limits.h) */
+
+/*
+ * The runs of entry @ekt's events (edge_trace.c): dispatch runs follow
+ * each other in ring order (a run at 0 starts a new registration), and
+ * no event completes twice.
+ */
+static long long next_seq[EKTS];
+static uint8_t done[EKTS][SEQS / 8];
+
+static void check_run(struct counts *c, bool dispatch, long long ekt,
+		      long long seq, long long n)
+{
+	long long i;
+
+	if (ekt < 0 || ekt >= EKTS || seq < 0 || n < 1 ||
+	    seq + n > SEQS) {
+		c->gaps++;
+		return;
+	}
+	if (dispatch) {
+		if (!seq) {
+			memset(done[ekt], 0, sizeof(done[ekt]));
+			next_seq[ekt] = 0;
+		}
+		c->gaps += seq != next_seq[ekt];
+		next_seq[ekt] = seq + n;
+		return;
+	}
+	for (i = seq; i < seq + n; i++) {
+		c->twice += !!(done[ekt][i / 8] & (1 << (i % 8)));
+		done[ekt][i / 8] |= 1 << (i % 8);
+	}
+}
 
 /* Count the edge events in the trace buffer. */
 static int count_trace(struct counts *c)
@@ -74,6 +113,8 @@ static int count_trace(struct counts *c)
 	FILE *f;
 
 	memset(c, 0, sizeof(*c));
+	memset(next_seq, 0, sizeof(next_seq));
+	memset(done, 0, sizeof(done));
 	snprintf(path, sizeof(path), "%s/trace", tdir);
 	f = fopen(path, "re");
 	if (!f)
@@ -81,6 +122,7 @@ static int count_trace(struct counts *c)
 	while (fgets(line, sizeof(line), f)) {
 		const char *p = strstr(line, ": edge_");
 		const char *a;
+		long long n;
 
 		if (line[0] == '#' || !p)
 			continue;
@@ -92,11 +134,19 @@ static int count_trace(struct counts *c)
 			c->doorbell++;
 			c->doorbell_n += stat_value(p, "n");
 		} else if (!strncmp(p, ": edge_event_dispatch:", 22)) {
-			c->dispatch++;
+			n = stat_value(p, "n");
+			c->dispatch_runs++;
+			c->dispatch += n;
+			check_run(c, true, stat_value(p, "ekt"),
+				  stat_value(p, "seq"), n);
 		} else if (!strncmp(p, ": edge_event_complete:", 22)) {
-			c->complete++;
-			c->complete_done += stat_value(p, "status") ==
-					    EDGE_CQE_DONE;
+			n = stat_value(p, "n");
+			c->complete_runs++;
+			c->complete += n;
+			if (stat_value(p, "status") == EDGE_CQE_DONE)
+				c->complete_done += n;
+			check_run(c, false, stat_value(p, "ekt"),
+				  stat_value(p, "seq"), n);
 		} else if (!strncmp(p, ": edge_tb_place:", 16)) {
 			c->tb_place++;
 		} else if (!strncmp(p, ": edge_preempt:", 15)) {
@@ -233,7 +283,7 @@ static void run_jobs(struct __test_metadata *_metadata, int fd)
 
 TEST(tracepoints_count_as_sysfs)
 {
-	long long preemptions, tb_preemptions, tbs;
+	long long preemptions, tb_preemptions, tbs, events;
 	char stats[4096], path[160];
 	struct edge_dev d;
 	struct counts c;
@@ -258,6 +308,16 @@ TEST(tracepoints_count_as_sysfs)
 
 	ASSERT_EQ(0, edge_open(&d, EDGE_DEV0));
 	run_events(_metadata, &d);
+	/*
+	 * The front end emits a step's runs of events before it lets go
+	 * of the model lock, which this read takes: every event so far is
+	 * in the trace now, with nothing else traced after it yet.
+	 */
+	events = edge_sysfs_read(0, "completed");
+	ASSERT_EQ(0, count_trace(&c));
+	EXPECT_EQ(NR_EVENTS + 1, events);
+	EXPECT_EQ(events, c.complete);
+	EXPECT_EQ(events, c.dispatch);
 	run_jobs(_metadata, d.fd);
 	edge_close(&d);
 
@@ -268,9 +328,10 @@ TEST(tracepoints_count_as_sysfs)
 	preemptions = stat_value(stats, "preemptions");
 	tb_preemptions = stat_value(stats, "tb_preemptions");
 	tbs = stat_value(stats, "tbs_dispatched");
-	ksft_print_msg("%lld edge trace lines: %lld doorbells, %lld dispatched, %lld completed, %lld TBs, %lld preemptions, jobs %lld admitted %lld rejected %lld done (%lld met), %lld policy changes\n",
-		       c.lines, c.doorbell, c.dispatch, c.complete, c.tb_place,
-		       c.preempt, c.admit, c.reject, c.done, c.met, c.policy);
+	ksft_print_msg("%lld edge trace lines: %lld doorbells, %lld dispatched in %lld runs, %lld completed in %lld runs, %lld TBs, %lld preemptions, jobs %lld admitted %lld rejected %lld done (%lld met), %lld policy changes\n",
+		       c.lines, c.doorbell, c.dispatch, c.dispatch_runs,
+		       c.complete, c.complete_runs, c.tb_place, c.preempt,
+		       c.admit, c.reject, c.done, c.met, c.policy);
 
 	/* Each kind happened, so each equality below says something. */
 	EXPECT_GT(c.doorbell, 0);
@@ -278,6 +339,14 @@ TEST(tracepoints_count_as_sysfs)
 	EXPECT_GT(c.reject, 0);
 	EXPECT_GT(c.met, 0);
 	EXPECT_EQ(0, c.other_dev);
+	/*
+	 * Runs: the 16 events of one doorbell were dispatched at one
+	 * instant, so fewer entries than events; every run in ring order,
+	 * no event completed twice (and the sums below: none missing).
+	 */
+	EXPECT_LT(c.dispatch_runs, c.dispatch);
+	EXPECT_EQ(0, c.gaps);
+	EXPECT_EQ(0, c.twice);
 	EXPECT_EQ(edge_sysfs_read(0, "submitted"), c.dispatch);
 	EXPECT_EQ(edge_sysfs_read(0, "submitted"), c.doorbell_n);
 	EXPECT_EQ(edge_sysfs_read(0, "completed") +

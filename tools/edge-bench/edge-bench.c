@@ -298,12 +298,22 @@ static void tfs_write(const char *name, const char *val)
 		die(path, errno);
 }
 
-/*
- * events/s through one entry with every edge tracepoint enabled, against
- * none, in alternating turns (TCG's pace drifts within a run); the best
- * turn of each.  The events go to the ring buffer as a tracer would
- * have them, nobody reading.
- */
+#define TRACE_RUNS	"/sys/module/edge/parameters/trace_runs"
+
+/* Write @val to the file @path: 0, or -1 when it cannot. */
+static int sys_write(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "we");
+
+	if (!f)
+		return -1;
+	if (fputs(val, f) < 0) {
+		fclose(f);
+		return -1;
+	}
+	return fclose(f) ? -1 : 0;
+}
+
 /* Events the ring buffer took since the last clear, on every CPU. */
 static unsigned long long trace_entries(void)
 {
@@ -371,9 +381,11 @@ static double trace_ratio(struct edge_dev *d, const char *enable,
 
 /*
  * What the tracepoints cost: the overhead with every event of the "edge"
- * system enabled, and what bounds it, the cost of one ring-buffer event
- * against the front end's cost of one event.  Each event of the path
- * alone says where the total goes.
+ * system enabled, as edge.ko writes them by default (alike consecutive
+ * events coalesced into runs), then with one entry an event, and what
+ * bounds that, the cost of one ring-buffer entry against the front end's
+ * cost of one event.  Each event of the path alone says where the total
+ * goes.
  */
 static void trace_overhead(struct edge_dev *d)
 {
@@ -390,12 +402,23 @@ static void trace_overhead(struct edge_dev *d)
 		return;
 	}
 	r = trace_ratio(d, "enable", &off, &k);
-	ns_event = 1e9 / off;
 	printf("trace_overhead_pct=%.1f\n", (1 - r) * 100);
 	printf("trace_entries_per_event=%.2f\n", k);
-	printf("trace_off_ns_per_event=%.0f\n", ns_event);
-	/* (1/on - 1/off) per entry: one ring-buffer event's cost. */
-	printf("trace_ns_per_trace_entry=%.0f\n", (ns_event / r - ns_event) / k);
+	/*
+	 * The same with one entry an event (edge.ko trace_runs=0): what a
+	 * stream costs whose consecutive events never share a run, and
+	 * what one entry costs, (1/on - 1/off) per entry.
+	 */
+	if (!sys_write(TRACE_RUNS, "0")) {
+		r = trace_ratio(d, "enable", &off, &k);
+		sys_write(TRACE_RUNS, "1");
+		ns_event = 1e9 / off;
+		printf("trace_overhead_per_event_pct=%.1f\n", (1 - r) * 100);
+		printf("trace_per_event_entries_per_event=%.2f\n", k);
+		printf("trace_off_ns_per_event=%.0f\n", ns_event);
+		printf("trace_ns_per_trace_entry=%.0f\n",
+		       (ns_event / r - ns_event) / k);
+	}
 	for (i = 0; i < sizeof(one) / sizeof(one[0]); i++) {
 		snprintf(path, sizeof(path), "%s/enable", one[i]);
 		r = trace_ratio(d, path, &off, &k);
