@@ -33,8 +33,10 @@
  * with.  -pre (ours): a change also acts on running kernels, taking
  * cores back by thread-block preemption.
  *
- * Cores: the services' partitions from core 0 up, in application order;
- * the batch applications share the rest, each on at most its share.
+ * Cores: the first service's partition from core 0 up, the others' from
+ * the last core down; the batch applications share the window between,
+ * each on at most its share.  A service's running kernel keeps its cores
+ * (layout()).
  */
 #include "gpu/simt.h"
 
@@ -67,9 +69,9 @@ struct cl {
 	u32 flags;
 	struct cl_svc svc[EDGE_APPS];
 	u32 bq[EDGE_APPS];		/* batch steps */
+	u32 blo, bhi;			/* batch window: cores [blo, bhi) */
 	u32 btask[EDGE_APPS];		/* batch app's latest task */
 	struct edge_kinst *live[EDGE_APPS];	/* its running kernel */
-	u32 batch_first;		/* batch cores: from here to the end */
 	struct cl_memo memo[CL_MEMO];
 	u32 memo_next;
 };
@@ -187,24 +189,74 @@ found:
 		c->bq[ids[i]] = e->x[ids[i]];
 }
 
+/*
+ * Cores service @i spans now: its quota's, or more while a kernel it
+ * launched on a larger quota still runs (a service's kernel keeps the
+ * cores it launched with; only its next task gets the new quota).
+ */
+static u32 svc_span(const struct edge_simt *s, struct cl *c, u32 i)
+{
+	const struct edge_kinst *ki = c->live[i];
+	u32 len = edge_quota_cores(s, quota_hold(s, c, i) * 10);
+
+	return ki && ki->tbs_dispatched && ki->qlen > len ? ki->qlen : len;
+}
+
+/*
+ * The services' partitions: the first from core 0 up, the others from
+ * the last core down, each below the one before; the batch window is
+ * the gap between.  Anchored at opposite ends, one service's quota
+ * changing never moves the other's running kernel, and the window
+ * never covers cores a running service kernel still holds.  Returns the
+ * first core of service @app's partition (@app 0: none) and sets
+ * [*lo, *hi) to the batch window.
+ */
+static u32 layout(const struct edge_simt *s, struct cl *c, u32 app, u32 *lo,
+		  u32 *hi)
+{
+	u32 n = s->p->num_cores, i, w, first = 0, top = n, bottom = 0;
+	bool seen = false;
+
+	for (i = 1; i < EDGE_APPS; i++) {
+		if (!s->apps[i].used || !s->apps[i].qos)
+			continue;
+		w = svc_span(s, c, i);
+		if (!seen) {
+			seen = true;
+			bottom = w;
+			continue;
+		}
+		if (i == app)
+			first = top > w ? top - w : 0;
+		top = top > w ? top - w : 0;
+	}
+	*lo = bottom;
+	*hi = top;
+	return first;
+}
+
 /* A kernel's quota from the current allocation. */
 static void apply(struct edge_simt *s, struct cl *c, struct edge_kinst *ki,
 		  bool preempt)
 {
-	u32 n = s->p->num_cores, app = ki->k.app, first = 0, i, len;
+	u32 n = s->p->num_cores, app = ki->k.app, first, len, lo, hi;
 
 	if (s->apps[app].qos) {
-		for (i = 1; i < app; i++)
-			if (s->apps[i].used && s->apps[i].qos)
-				first += edge_quota_cores(s, quota_hold(s, c, i) * 10);
+		first = layout(s, c, app, &lo, &hi);
 		len = edge_quota_cores(s, quota_hold(s, c, app) * 10);
 		if (first + len > n)
 			first = n - len;
 		edge_quota_set(s, ki, first, len, len, preempt);
 		return;
 	}
-	len = c->batch_first < n ? n - c->batch_first : 1;
-	edge_quota_set(s, ki, c->batch_first < n ? c->batch_first : n - 1, len,
+	/* The window of the last reallocation, which set the batch steps. */
+	lo = c->blo;
+	hi = c->bhi;
+	if (lo >= hi) {
+		lo = n - 1;
+		hi = n;
+	}
+	edge_quota_set(s, ki, lo, hi - lo,
 		       c->bq[app] ? edge_quota_cores(s, c->bq[app] * 10) : 1,
 		       preempt);
 }
@@ -213,7 +265,7 @@ static void apply(struct edge_simt *s, struct cl *c, struct edge_kinst *ki,
 static void realloc_all(struct edge_simt *s, struct cl *c)
 {
 	u64 bw = s->p->mem_bw_mbs, g;
-	u32 used = 0, cores = 0, i, q;
+	u32 used = 0, i, q, lo, hi;
 	bool pre = c->flags & CL_PRE;
 
 	for (i = 1; i < EDGE_APPS; i++) {
@@ -221,13 +273,21 @@ static void realloc_all(struct edge_simt *s, struct cl *c)
 			continue;
 		q = quota_hold(s, c, i);
 		used += q;
-		cores += edge_quota_cores(s, q * 10);
 		s->apps[i].cur_pct = c->svc[i].active ? q * 10 : 0;
 		g = svc_bw(&s->apps[i], c->svc[i].active ? c->svc[i].done + 1 : 1, q);
 		bw = bw > g ? bw - g : 0;
 	}
-	c->batch_first = cores;
-	batch_alloc(s, c, used < CL_STEPS ? CL_STEPS - used : 0, bw);
+	/* Steps for batch: what the quotas leave, within the window. */
+	layout(s, c, 0, &lo, &hi);
+	c->blo = lo;
+	c->bhi = hi;
+	q = used < CL_STEPS ? CL_STEPS - used : 0;
+	if (hi <= lo)
+		q = 0;
+	else if (edge_quota_cores(s, q * 10) > hi - lo)
+		q = ((hi - lo) * CL_STEPS + s->p->num_cores / 2) /
+		    s->p->num_cores;
+	batch_alloc(s, c, q, bw);
 	for (i = 1; i < EDGE_APPS; i++) {
 		struct edge_kinst *ki = c->live[i];
 
@@ -254,7 +314,8 @@ static int cl_init_flags(struct edge_simt *s, void **priv, u32 flags)
 	if (!c)
 		return -ENOMEM;
 	c->flags = flags;
-	c->batch_first = s->p->num_cores;
+	c->blo = s->p->num_cores;
+	c->bhi = s->p->num_cores;
 	*priv = c;
 	return 0;
 }

@@ -123,29 +123,42 @@ TEST(quota_bounds_cores_and_preempts_on_cut)
 	rig_fini();
 }
 
-/* A service of 4 tasks that scale linearly: 10 ms / (q x 10 %) each. */
-static void service(struct __test_metadata *_metadata, u64 budget)
+/*
+ * Application @app: a service of 4 tasks that scale linearly, 10 ms /
+ * (q x 10 %) each, or (@budget 0) a batch application of one such task.
+ */
+static void app_n(struct __test_metadata *_metadata, u32 app, u64 budget)
 {
 	struct edge_app ap;
 	u32 t, q;
 
 	memset(&ap, 0, sizeof(ap));
-	ap.qos = 1;
-	ap.nr_tasks = 4;
+	ap.qos = budget != 0;
+	ap.nr_tasks = budget ? 4 : 1;
 	ap.chain_budget = budget;
 	for (t = 0; t < 4; t++)
 		for (q = 1; q <= EDGE_QUOTA_STEPS; q++)
 			ap.prof[t].ns[q - 1] = 10000000ULL / q;
-	ASSERT_EQ(0, edge_app_set(&R.s, 1, &ap));
+	ASSERT_EQ(0, edge_app_set(&R.s, app, &ap));
+}
+
+static void service(struct __test_metadata *_metadata, u64 budget)
+{
+	app_n(_metadata, 1, budget);
+}
+
+static void task_n(struct edge_kinst *ki, u32 app, u32 t)
+{
+	memset(ki, 0, sizeof(*ki));
+	ki->used = true;
+	ki->k.app = app;
+	ki->k.task = t;
+	ki->k.num_tbs = 1;
 }
 
 static void task(struct edge_kinst *ki, u32 t)
 {
-	memset(ki, 0, sizeof(*ki));
-	ki->used = true;
-	ki->k.app = 1;
-	ki->k.task = t;
-	ki->k.num_tbs = 1;
+	task_n(ki, 1, t);
 }
 
 /*
@@ -234,6 +247,63 @@ TEST(claius_nc_never_raises)
 	R.s.tbp->kernel_launch(&R.s, &k2);
 	EXPECT_EQ(edge_quota_cores(&R.s, 40), k2.qlen);
 	R.s.tbp->kernel_end(&R.s, &k2);
+	rig_fini();
+}
+
+/* Kernels @a and @b may place TBs on no core in common. */
+static bool apart(const struct edge_kinst *a, const struct edge_kinst *b)
+{
+	return a->qfirst + a->qlen <= b->qfirst ||
+	       b->qfirst + b->qlen <= a->qfirst;
+}
+
+/*
+ * Two services: a service's kernel keeps the cores it launched on while
+ * the other's quota changes (Section 8 moves quotas between kernels), so
+ * neither the other service's next kernel nor the batch may be given
+ * them.  Service 2 (q0 20 %) runs task 1 on its cores; service 1 (q0
+ * 40 %) ends task 1 early (priority 3: 10 % back), then late (its
+ * compensator raises it): each time the batch kernel and service 1's
+ * next kernel stay off service 2's running kernel.
+ */
+TEST(claius_two_services_keep_running_cores)
+{
+	struct edge_kinst a1, a2, a3, b1, x;
+
+	gpu(_metadata, "claius");
+	service(_metadata, 11000000);
+	app_n(_metadata, 2, 21000000);
+	app_n(_metadata, 3, 0);
+	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 1, 11000000));
+	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 2, 21000000));
+	task(&a1, 1);
+	R.s.tbp->kernel_launch(&R.s, &a1);
+	task_n(&b1, 2, 1);
+	R.s.tbp->kernel_launch(&R.s, &b1);
+	EXPECT_EQ(edge_quota_cores(&R.s, 20), b1.qlen);
+	EXPECT_TRUE(apart(&a1, &b1));
+	b1.tbs_dispatched = 1;			/* running on its cores */
+	edge_engine_advance(&R.eng, 1000000);
+	R.s.tbp->kernel_end(&R.s, &a1);
+	task_n(&x, 3, 1);
+	R.s.tbp->kernel_launch(&R.s, &x);
+	task(&a2, 2);
+	R.s.tbp->kernel_launch(&R.s, &a2);
+	EXPECT_EQ(edge_quota_cores(&R.s, 30), a2.qlen);
+	EXPECT_TRUE(apart(&a2, &b1));
+	EXPECT_TRUE(apart(&x, &b1)) TH_LOG("batch %u+%u, service 2 %u+%u",
+		x.qfirst, x.qlen, b1.qfirst, b1.qlen);
+	EXPECT_TRUE(apart(&x, &a2));
+	edge_engine_advance(&R.eng, 6000000);	/* 1 ms late */
+	R.s.tbp->kernel_end(&R.s, &a2);
+	task(&a3, 3);
+	R.s.tbp->kernel_launch(&R.s, &a3);
+	EXPECT_LT(edge_quota_cores(&R.s, 40), a3.qlen);
+	EXPECT_TRUE(apart(&a3, &b1)) TH_LOG("service 1 %u+%u, service 2 %u+%u",
+		a3.qfirst, a3.qlen, b1.qfirst, b1.qlen);
+	R.s.tbp->kernel_end(&R.s, &a3);
+	R.s.tbp->kernel_end(&R.s, &b1);
+	R.s.tbp->kernel_end(&R.s, &x);
 	rig_fini();
 }
 
