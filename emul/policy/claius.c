@@ -22,10 +22,11 @@
  *   >= lag), the remaining tasks' predictions scaled by the slowdown seen
  *   so far (ours; -eq6 without); back to q0 once L <= 0 (-nc: none).
  * - Two services (Section 8): each begins at its just-enough quota, the
- *   steeper one first when both do not fit; after each task T = t_predict
- *   - t_rest (Eq. 7) ranks them: the one with the larger positive T gets
- *   +10 % or +20 % by Eq. 8's ratio against the 0.9 threshold, one with
- *   T < 0 gives 10 % back when its prediction still fits.
+ *   steeper one first when both do not fit; after each task, with both
+ *   queries in flight, T = t_predict - t_rest (Eq. 7) ranks them: the
+ *   larger positive T gets the increment Eq. 8 chooses (0.9 threshold),
+ *   the other keeps its quota, one with T < 0 gives 10 % back when its
+ *   prediction still fits; with one in flight, the compensator.
  * - static-opt: the services' just-enough quotas for their nominal
  *   budget, fixed; batch as above.
  *
@@ -54,6 +55,9 @@ struct cl_svc {
 	u32 done;		/* its tasks completed */
 	u32 q0, q;		/* steps: first and current quota */
 	u64 t1;			/* first task launched, ns */
+	u64 tdone;		/* its last task ended (t1 before), ns */
+	u64 ran;		/* predicted time of the tasks done, as run */
+	u32 qrun;		/* quota its running task launched with */
 	u64 plan;		/* predicted time of the tasks done, at q0 */
 };
 
@@ -419,6 +423,8 @@ static void chain_begin(struct edge_simt *s, struct cl *c, u32 app)
 	v->active = true;
 	v->done = 0;
 	v->t1 = now;
+	v->tdone = now;
+	v->ran = 0;
 	v->plan = 0;
 	if (c->flags & CL_STATIC)
 		v->q0 = just_enough(a, 1, a->chain_budget);
@@ -445,6 +451,7 @@ static void cl_kernel_launch(struct edge_simt *s, struct edge_kinst *ki)
 			chain_begin(s, c, app);
 		realloc_all(s, c);
 		apply(s, c, ki, false);
+		c->svc[app].qrun = quota_hold(s, c, app);
 		return;
 	}
 	if (c->btask[app] != ki->k.task) {
@@ -485,59 +492,98 @@ static void compensate(const struct edge_simt *s, struct cl_svc *v,
 }
 
 /*
- * Section 8 for two services.  T = t_predict - t_rest (Eq. 7) ranks
- * them: the larger positive T is priority 1, T <= 0 priority 2 or 3.
- * Each asks for what its lag compensator (Eq. 6) asks; one with T > 0
- * asks at least +10 % or +20 % as Eq. 8's ratio of the two increments'
- * savings against the 0.9 threshold chooses; one with T < 0 gives 10 %
- * back when its prediction still fits (priority 3).  When both do not
- * fit, priority 1's quota is met first and the other gets the rest.
+ * The slowdown a service's completed tasks ran at, against their
+ * predictions at the quotas they ran on, in per mille, at least 1000:
+ * the contention that made them late slows the ones left too (ours, as
+ * in compensate(); -eq6: none).
+ */
+static u64 slow_pm(const struct cl *c, const struct cl_svc *x)
+{
+	u64 took = x->tdone - x->t1, pm;
+
+	if ((c->flags & CL_EQ6) || !x->ran)
+		return 1000;
+	pm = edge_div64_64(took * 1000, x->ran);
+	return pm > 1000 ? pm : 1000;
+}
+
+/*
+ * Eq. 7 for a service's query: T = t_predict - t_rest, t_rest = t_QoS -
+ * t_finished.  t_finished is the time its completed tasks took (to the
+ * end of the last one, from the query's start, its transfer included);
+ * t_predict the predicted time of its tasks not completed, at the quota
+ * it runs on now, times slow_pm().  T > 0: it needs T more than it has.
+ */
+static s64 need(const struct edge_simt *s, const struct cl *c, u32 i)
+{
+	const struct edge_app *a = &s->apps[i];
+	const struct cl_svc *x = &c->svc[i];
+	s64 rest_t = (s64)a->chain_budget - (s64)(x->tdone - a->chain_start);
+
+	return (s64)edge_div64(rest(a, x->done + 1, x->q) * slow_pm(c, x),
+			       1000) - rest_t;
+}
+
+/*
+ * Eq. 8: of the increments that compensate T, the smallest, a, and the
+ * next, b = a + 10 %: with x and y their savings on the tasks left,
+ * A = (a / x) / (b / y); A < TH = 0.9 takes a, otherwise b.  None that
+ * compensates: as much as there is.
+ */
+static u32 raise_by(const struct edge_app *a, u32 from, u32 q, s64 t)
+{
+	u64 base = rest(a, from, q), xs, ys;
+	u32 inc;
+
+	for (inc = 1; q + inc < CL_STEPS; inc++)
+		if ((s64)(base - rest(a, from, q + inc)) >= t)
+			break;
+	if (q + inc >= CL_STEPS)
+		return CL_STEPS - q;
+	xs = base - rest(a, from, q + inc);
+	ys = base - rest(a, from, q + inc + 1);
+	/* a ys / (b xs) < 0.9, as 10 a ys < 9 b xs */
+	return 10 * inc * ys < 9 * (inc + 1) * xs ? inc : inc + 1;
+}
+
+/*
+ * Section 8 with both services' queries in flight, at each task's end
+ * (the synchronisation): T by Eq. 7 ranks them.  T < 0: priority 3, it
+ * gives 10 % back when its prediction still fits t_rest.  T = 0, or the
+ * smaller of two positive: priority 2, it keeps its quota.  The larger
+ * positive T: priority 1, raised by Eq. 8's increment, its quota met
+ * first and the other's cut to what is left.  With one query in flight
+ * it is Section 7's compensator (Eq. 6).
  */
 static void prioritise(const struct edge_simt *s, struct cl *c, u32 app,
 		       u32 o)
 {
 	struct cl_svc *v = &c->svc[app], *w = &c->svc[o];
-	s64 t[2];
 	u32 who[2] = { app, o }, k, hi;
+	s64 t[2];
 
-	for (k = 0; k < 2; k++) {
-		const struct edge_app *a = &s->apps[who[k]];
-		struct cl_svc *x = &c->svc[who[k]];
-		s64 left = (s64)a->chain_budget -
-			   (s64)(s->eng->now - a->chain_start);
-
-		t[k] = x->active && x->done < a->nr_tasks ?
-		       (s64)rest(a, x->done + 1, x->q) - left : -1;
+	if (!w->active || w->done >= s->apps[o].nr_tasks) {
+		compensate(s, v, &s->apps[app], c->flags & CL_EQ6);
+		return;
 	}
+	for (k = 0; k < 2; k++)
+		t[k] = need(s, c, who[k]);
 	hi = t[0] >= t[1] ? 0 : 1;
 	for (k = 0; k < 2; k++) {
 		const struct edge_app *a = &s->apps[who[k]];
 		struct cl_svc *x = &c->svc[who[k]];
-		u32 from = x->done + 1, step, q = x->q;
+		u32 from = x->done + 1, q = x->q;
+		u64 sl = slow_pm(c, x);
+		s64 left = (s64)edge_div64(rest(a, from, q) * sl, 1000) - t[k];
 
-		if (!x->active || x->done >= a->nr_tasks)
-			continue;
-		compensate(s, x, a, c->flags & CL_EQ6);
-		if (t[k] > 0) {
-			/* Eq. 8: A = (a / sum x_i) / (b / sum y_i) < 0.9: a */
-			u64 base = rest(a, from, q), xa, yb;
-
-			step = 1;
-			if (q + 2 <= CL_STEPS) {
-				xa = base - rest(a, from, q + 1);
-				yb = base - rest(a, from, q + 2);
-				if (xa && yb && yb * 10 >= xa * 18)
-					step = 2;
-			}
-			if (x->q < q + step)
-				x->q = q + step > CL_STEPS ? CL_STEPS : q + step;
-		} else if (t[k] < 0 && q > 1 && x->q <= q &&
-			   (s64)rest(a, from, q - 1) <=
-			   (s64)rest(a, from, q) - t[k]) {
-			x->q = q - 1;		/* priority 3: give 10 % back */
-		}
+		if (t[k] > 0 && k == hi)
+			x->q = q + raise_by(a, from, q,
+					    (s64)edge_div64_64((u64)t[k] * 1000, sl));
+		else if (t[k] < 0 && q > 1 &&
+			 (s64)edge_div64(rest(a, from, q - 1) * sl, 1000) <= left)
+			x->q = q - 1;
 	}
-	if (v->active && w->active && v->q + w->q > CL_STEPS) {
+	if (v->q + w->q > CL_STEPS) {
 		struct cl_svc *lo = hi == 0 ? w : v;
 		struct cl_svc *top = hi == 0 ? v : w;
 
@@ -612,6 +658,8 @@ static void cl_kernel_end(struct edge_simt *s, struct edge_kinst *ki)
 	if (!v->active || v->seq != a->chain_seq)
 		return;
 	v->done = ki->k.task;
+	v->tdone = s->eng->now;
+	v->ran += pred(a, ki->k.task, v->qrun ? v->qrun : v->q0);
 	v->plan += pred(a, ki->k.task, v->q0);
 	if (v->done >= a->nr_tasks) {
 		v->active = false;

@@ -307,4 +307,42 @@ TEST(claius_two_services_keep_running_cores)
 	rig_fini();
 }
 
+/*
+ * Section 8's rule with both queries in flight.  Service 1 (q0 40 %)
+ * ends task 1 at 3.5 ms against 2.5 predicted: slowed 1.4 x, its three
+ * tasks left at 40 % take 7.5 x 1.4 = 10.5 ms of the 7.5 left, T = 3 ms
+ * (Eq. 7).  Service 2 (q0 20 %, budget 20.2 ms) is in its first task:
+ * t_finished is 0, T = 20 - 20.2 < 0, priority 3, and 10 % back would
+ * not fit: it keeps 20 %.  Service 1 is priority 1: the increments that
+ * save T / 1.4 = 2.14 ms of isolated time are +20 % (saves 2.5 ms) and
+ * +30 % (3.21): A = (2 / 2.5) / (3 / 3.21) = 0.86 < 0.9 (Eq. 8), so 60 %.
+ */
+TEST(claius_two_services_priority_rule)
+{
+	struct edge_kinst a1, a2, b1;
+
+	gpu(_metadata, "claius");
+	service(_metadata, 11000000);
+	app_n(_metadata, 2, 20200000);
+	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 1, 11000000));
+	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 2, 20200000));
+	task(&a1, 1);
+	R.s.tbp->kernel_launch(&R.s, &a1);
+	task_n(&b1, 2, 1);
+	R.s.tbp->kernel_launch(&R.s, &b1);
+	ASSERT_EQ(edge_quota_cores(&R.s, 40), a1.qlen);
+	ASSERT_EQ(edge_quota_cores(&R.s, 20), b1.qlen);
+	b1.tbs_dispatched = 1;
+	edge_engine_advance(&R.eng, 3500000);
+	R.s.tbp->kernel_end(&R.s, &a1);
+	task(&a2, 2);
+	R.s.tbp->kernel_launch(&R.s, &a2);
+	EXPECT_EQ(edge_quota_cores(&R.s, 60), a2.qlen);
+	EXPECT_EQ(60U, R.s.apps[1].cur_pct);
+	EXPECT_EQ(20U, R.s.apps[2].cur_pct);
+	R.s.tbp->kernel_end(&R.s, &a2);
+	R.s.tbp->kernel_end(&R.s, &b1);
+	rig_fini();
+}
+
 TEST_HARNESS_MAIN
