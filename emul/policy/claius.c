@@ -27,8 +27,11 @@
  *   larger positive T gets the increment Eq. 8 chooses (0.9 threshold),
  *   the other keeps its quota, one with T < 0 gives 10 % back when its
  *   prediction still fits; with one in flight, the compensator.
- * - static-opt: the services' just-enough quotas for their nominal
- *   budget, fixed; batch as above.
+ * - static-opt: fixed quotas, the launcher's (edge_app.quota_pct: the
+ *   split its offline search found best) or each service's just-enough
+ *   for its nominal budget; each batch application may use all of the
+ *   rest, a fixed MPS percentage without C-Laius's knapsack or bandwidth
+ *   constraint.
  *
  * Quotas change between kernels: a kernel keeps the quota it launched
  * with.  -pre (ours): a change also acts on running kernels, taking
@@ -106,13 +109,25 @@ static u32 just_enough(const struct edge_app *a, u32 from, u64 avail)
 	return CL_STEPS;
 }
 
+/* static-opt: the launcher's fixed quota, or just enough nominally. */
+static u32 static_q(const struct edge_app *a)
+{
+	u32 q = a->quota_pct / 10;
+
+	if (q)
+		return q < CL_STEPS ? q : CL_STEPS;
+	return just_enough(a, 1, a->chain_budget);
+}
+
 static u32 quota_hold(const struct edge_simt *s, struct cl *c, u32 i)
 {
 	const struct edge_app *a = &s->apps[i];
 
 	if (c->svc[i].active)
 		return c->svc[i].q;
-	if (!(c->flags & CL_STATIC) && c->svc[i].q0)
+	if (c->flags & CL_STATIC)
+		return static_q(a);
+	if (c->svc[i].q0)
 		return c->svc[i].q0;
 	return just_enough(a, 1, a->chain_budget);
 }
@@ -169,6 +184,12 @@ static void batch_alloc(struct edge_simt *s, struct cl *c, u32 free, u64 bw)
 	for (i = 1; i < EDGE_APPS; i++)
 		if (s->apps[i].used && !s->apps[i].qos && s->apps[i].nr_tasks)
 			ids[n++] = i;
+	/* static-opt: each batch application on all of the rest, as fixed. */
+	if (c->flags & CL_STATIC) {
+		for (i = 0; i < n; i++)
+			c->bq[ids[i]] = free;
+		return;
+	}
 	for (m = 0; m < CL_MEMO; m++) {
 		e = &c->memo[m];
 		if (!e->used || e->free != free || e->bw != bw)
@@ -427,7 +448,7 @@ static void chain_begin(struct edge_simt *s, struct cl *c, u32 app)
 	v->ran = 0;
 	v->plan = 0;
 	if (c->flags & CL_STATIC)
-		v->q0 = just_enough(a, 1, a->chain_budget);
+		v->q0 = static_q(a);
 	else
 		v->q0 = just_enough(a, 1, a->chain_budget > used ?
 				    a->chain_budget - used : 0);

@@ -345,4 +345,51 @@ TEST(claius_two_services_priority_rule)
 	rig_fini();
 }
 
+/*
+ * static-opt: the launcher's fixed split (30 % and 50 %, what its search
+ * chose) holds whatever the budgets, and the batch application may use
+ * all of the 20 % left, a fixed percentage: no knapsack, no bandwidth
+ * constraint, though its tasks demand twice the peak.
+ */
+TEST(claius_static_split_fixed)
+{
+	struct edge_kinst a1, b1, x;
+	struct edge_app ap;
+	u32 q;
+
+	gpu(_metadata, "static-opt");
+	service(_metadata, 11000000);
+	app_n(_metadata, 2, 21000000);
+	app_n(_metadata, 3, 0);
+	R.s.apps[1].quota_pct = 30;
+	R.s.apps[2].quota_pct = 50;
+	ap = R.s.apps[3];
+	for (q = 0; q < EDGE_QUOTA_STEPS; q++)
+		ap.prof[0].bw_mbs[q] = R.p.mem_bw_mbs * 2;
+	ASSERT_EQ(0, edge_app_set(&R.s, 3, &ap));
+	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 1, 11000000));
+	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 2, 21000000));
+	task(&a1, 1);
+	R.s.tbp->kernel_launch(&R.s, &a1);
+	task_n(&b1, 2, 1);
+	R.s.tbp->kernel_launch(&R.s, &b1);
+	task_n(&x, 3, 1);
+	R.s.tbp->kernel_launch(&R.s, &x);
+	EXPECT_EQ(edge_quota_cores(&R.s, 30), a1.qlen);
+	EXPECT_EQ(edge_quota_cores(&R.s, 50), b1.qlen);
+	EXPECT_EQ(edge_quota_cores(&R.s, 20), x.quota);
+	EXPECT_TRUE(apart(&x, &a1));
+	EXPECT_TRUE(apart(&x, &b1));
+	/* Late: the quota stays. */
+	edge_engine_advance(&R.eng, 5000000);
+	R.s.tbp->kernel_end(&R.s, &a1);
+	task(&a1, 2);
+	R.s.tbp->kernel_launch(&R.s, &a1);
+	EXPECT_EQ(edge_quota_cores(&R.s, 30), a1.qlen);
+	R.s.tbp->kernel_end(&R.s, &a1);
+	R.s.tbp->kernel_end(&R.s, &b1);
+	R.s.tbp->kernel_end(&R.s, &x);
+	rig_fini();
+}
+
 TEST_HARNESS_MAIN

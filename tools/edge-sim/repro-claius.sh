@@ -5,10 +5,10 @@
 # and 19-21's counts) on edge-sim claius: six Tonic-named services x eight
 # Rodinia-named batch applications, one service beside four instances of
 # one batch application (the paper's Fig. 3 set-up), 24 queries a pair;
-# the 15 two-service groups beside two instances of BFS; one imc query's
-# quota over time beside BFS (Fig. 17); ours: C-Laius at a tighter target
-# with quota changes only between kernels against quota changes that
-# preempt (claius-pre).
+# the 15 two-service groups beside two instances of BFS (static-opt: the
+# best static split, searched); one imc query's quota over time beside BFS
+# (Fig. 17); ours: C-Laius at a tighter target with quota changes only
+# between kernels against quota changes that preempt (claius-pre).
 #
 #   tools/edge-sim/repro-claius.sh          (or: make repro-claius)
 #
