@@ -19,8 +19,9 @@
  *   so far less the prediction at the first quota q0 for the tasks done,
  *   the smallest quota q' >= q0 whose saving on the remaining tasks,
  *   sum(t_i(q0) - t_i(q')), is at least L (Eq. 6, T_now - T_new - T_save
- *   >= lag), the remaining tasks' predictions scaled by the slowdown seen
- *   so far (ours; -eq6 without); back to q0 once L <= 0 (-nc: none).
+ *   >= lag), on the isolated predictions; back to q0 once L <= 0 (-nc:
+ *   none; -scaled, ours: the remaining tasks' predictions scaled by the
+ *   slowdown seen so far).
  * - Two services (Section 8): each begins at its just-enough quota, the
  *   steeper one first when both do not fit; after each task, with both
  *   queries in flight, T = t_predict - t_rest (Eq. 7) ranks them: the
@@ -48,7 +49,7 @@
 #define CL_NC		0x2	/* no lag compensator */
 #define CL_PRE		0x4	/* changes act on running kernels */
 #define CL_STATIC	0x8	/* fixed quotas */
-#define CL_EQ6		0x10	/* Eq. 6 on the isolated predictions alone */
+#define CL_SCALE	0x10	/* predictions scaled by the slowdown seen */
 #define CL_STEPS	EDGE_QUOTA_STEPS
 #define CL_MEMO		16
 
@@ -365,9 +366,9 @@ static int cl_init_pre(struct edge_simt *s, void **priv)
 	return cl_init_flags(s, priv, CL_PRE);
 }
 
-static int cl_init_eq6(struct edge_simt *s, void **priv)
+static int cl_init_scaled(struct edge_simt *s, void **priv)
 {
-	return cl_init_flags(s, priv, CL_EQ6);
+	return cl_init_flags(s, priv, CL_SCALE);
 }
 
 static int cl_init_static(struct edge_simt *s, void **priv)
@@ -484,10 +485,11 @@ static void cl_kernel_launch(struct edge_simt *s, struct edge_kinst *ki)
 
 /*
  * Eq. 6: the smallest q' >= q0 whose saving on the tasks left covers
- * the lag L: sum(t_i(q0) - t_i(q')) >= L.  The same contention that made
- * the done tasks late slows the ones left, so by default their predicted
- * time at q' is scaled by the slowdown measured so far (spent / plan):
- * pure Eq. 6 (-eq6) leaves the last tasks' share of the lag uncovered.
+ * the lag L: sum(t_i(q0) - t_i(q')) >= L, on the isolated predictions
+ * (@pure).  The same contention that made the done tasks late slows the
+ * ones left, so -scaled (ours) scales their predicted time at q' by the
+ * slowdown measured so far (spent / plan): pure Eq. 6 leaves the last
+ * tasks' share of the lag uncovered.
  */
 static void compensate(const struct edge_simt *s, struct cl_svc *v,
 		       const struct edge_app *a, bool pure)
@@ -516,13 +518,13 @@ static void compensate(const struct edge_simt *s, struct cl_svc *v,
  * The slowdown a service's completed tasks ran at, against their
  * predictions at the quotas they ran on, in per mille, at least 1000:
  * the contention that made them late slows the ones left too (ours, as
- * in compensate(); -eq6: none).
+ * in compensate(); -scaled only, 1000 otherwise).
  */
 static u64 slow_pm(const struct cl *c, const struct cl_svc *x)
 {
 	u64 took = x->tdone - x->t1, pm;
 
-	if ((c->flags & CL_EQ6) || !x->ran)
+	if (!(c->flags & CL_SCALE) || !x->ran)
 		return 1000;
 	pm = edge_div64_64(took * 1000, x->ran);
 	return pm > 1000 ? pm : 1000;
@@ -533,7 +535,7 @@ static u64 slow_pm(const struct cl *c, const struct cl_svc *x)
  * t_finished.  t_finished is the time its completed tasks took (to the
  * end of the last one, from the query's start, its transfer included);
  * t_predict the predicted time of its tasks not completed, at the quota
- * it runs on now, times slow_pm().  T > 0: it needs T more than it has.
+ * it runs on now (times slow_pm()).  T > 0: it needs T more than it has.
  */
 static s64 need(const struct edge_simt *s, const struct cl *c, u32 i)
 {
@@ -584,7 +586,7 @@ static void prioritise(const struct edge_simt *s, struct cl *c, u32 app,
 	s64 t[2];
 
 	if (!w->active || w->done >= s->apps[o].nr_tasks) {
-		compensate(s, v, &s->apps[app], c->flags & CL_EQ6);
+		compensate(s, v, &s->apps[app], !(c->flags & CL_SCALE));
 		return;
 	}
 	for (k = 0; k < 2; k++)
@@ -649,8 +651,10 @@ static void cl_tb_end(struct edge_simt *s, struct edge_tb *tb)
 	lag = spent - planned;
 	base = rest_mid(a, t, v->q0, 1000 - done_pm);
 	for (q = v->q; q < CL_STEPS; q++) {
-		r = edge_div64_64(rest_mid(a, t, q, 1000 - done_pm) * (spent >> 10),
-				  planned >> 10 ? planned >> 10 : 1);
+		r = rest_mid(a, t, q, 1000 - done_pm);
+		if (c->flags & CL_SCALE)
+			r = edge_div64_64(r * (spent >> 10),
+					  planned >> 10 ? planned >> 10 : 1);
 		if (r <= base && base - r >= lag)
 			break;
 	}
@@ -690,7 +694,7 @@ static void cl_kernel_end(struct edge_simt *s, struct edge_kinst *ki)
 		if (o)
 			prioritise(s, c, app, o);
 		else
-			compensate(s, v, a, c->flags & CL_EQ6);
+			compensate(s, v, a, !(c->flags & CL_SCALE));
 	}
 	realloc_all(s, c);
 }
@@ -711,4 +715,5 @@ const struct edge_tb_policy edge_tbp_claius_nb = CLAIUS("claius-nb", cl_init_nb)
 const struct edge_tb_policy edge_tbp_claius_nc = CLAIUS("claius-nc", cl_init_nc);
 const struct edge_tb_policy edge_tbp_claius_pre = CLAIUS("claius-pre", cl_init_pre);
 const struct edge_tb_policy edge_tbp_static = CLAIUS("static-opt", cl_init_static);
-const struct edge_tb_policy edge_tbp_claius_eq6 = CLAIUS("claius-eq6", cl_init_eq6);
+const struct edge_tb_policy edge_tbp_claius_scaled =
+	CLAIUS("claius-scaled", cl_init_scaled);

@@ -182,16 +182,17 @@ TEST(claius_just_enough_quota)
 }
 
 /*
- * The compensator: task 1 takes 3.5 ms against 2.5 predicted at q0 =
- * 40 %: 1 ms late, 1.4 x slower.  Eq. 6 with the three tasks left scaled
- * by 1.4: 3 x 1.4 x 10 / q' <= 7.5 - 1 ms, so q' = 70 %.  Task 2 runs
- * fast (done at 5 ms = the plan for two tasks): no lag, back to 40 %.
+ * The compensator of claius-scaled (ours): task 1 takes 3.5 ms against
+ * 2.5 predicted at q0 = 40 %: 1 ms late, 1.4 x slower.  Eq. 6 with the
+ * three tasks left scaled by 1.4: 3 x 1.4 x 10 / q' <= 7.5 - 1 ms, so q'
+ * = 70 %.  Task 2 runs fast (done at 5 ms = the plan for two tasks): no
+ * lag, back to 40 %.
  */
 TEST(claius_compensator_raises_and_rolls_back)
 {
 	struct edge_kinst k1, k2, k3;
 
-	gpu(_metadata, "claius");
+	gpu(_metadata, "claius-scaled");
 	service(_metadata, 11000000);
 	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 1, 11000000));
 	task(&k1, 1);
@@ -212,12 +213,12 @@ TEST(claius_compensator_raises_and_rolls_back)
 	rig_fini();
 }
 
-/* Pure Eq. 6 (claius-eq6): 3 x 10 / q' <= 6.5 ms: q' = 50 %. */
+/* claius, Eq. 6 as the paper has it: 3 x 10 / q' <= 6.5 ms: q' = 50 %. */
 TEST(claius_eq6_raises_less)
 {
 	struct edge_kinst k1, k2;
 
-	gpu(_metadata, "claius-eq6");
+	gpu(_metadata, "claius");
 	service(_metadata, 11000000);
 	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 1, 11000000));
 	task(&k1, 1);
@@ -294,7 +295,7 @@ TEST(claius_two_services_keep_running_cores)
 	EXPECT_TRUE(apart(&x, &b1)) TH_LOG("batch %u+%u, service 2 %u+%u",
 		x.qfirst, x.qlen, b1.qfirst, b1.qlen);
 	EXPECT_TRUE(apart(&x, &a2));
-	edge_engine_advance(&R.eng, 6000000);	/* 1 ms late */
+	edge_engine_advance(&R.eng, 6500000);	/* 1.5 ms late */
 	R.s.tbp->kernel_end(&R.s, &a2);
 	task(&a3, 3);
 	R.s.tbp->kernel_launch(&R.s, &a3);
@@ -309,19 +310,17 @@ TEST(claius_two_services_keep_running_cores)
 
 /*
  * Section 8's rule with both queries in flight.  Service 1 (q0 40 %)
- * ends task 1 at 3.5 ms against 2.5 predicted: slowed 1.4 x, its three
- * tasks left at 40 % take 7.5 x 1.4 = 10.5 ms of the 7.5 left, T = 3 ms
- * (Eq. 7).  Service 2 (q0 20 %, budget 20.2 ms) is in its first task:
- * t_finished is 0, T = 20 - 20.2 < 0, priority 3, and 10 % back would
- * not fit: it keeps 20 %.  Service 1 is priority 1: the increments that
- * save T / 1.4 = 2.14 ms of isolated time are +20 % (saves 2.5 ms) and
- * +30 % (3.21): A = (2 / 2.5) / (3 / 3.21) = 0.86 < 0.9 (Eq. 8), so 60 %.
+ * ends task 1 at @end; service 2 (q0 20 %, budget 20.2 ms) is in its
+ * first task: t_finished is 0, T = 20 - 20.2 < 0, priority 3, and 10 %
+ * back would not fit: it keeps 20 %.  Service 1 is priority 1 and gets
+ * Eq. 8's increment: @pct.
  */
-TEST(claius_two_services_priority_rule)
+static void two(struct __test_metadata *_metadata, const char *policy,
+		u64 end, u32 pct)
 {
 	struct edge_kinst a1, a2, b1;
 
-	gpu(_metadata, "claius");
+	gpu(_metadata, policy);
 	service(_metadata, 11000000);
 	app_n(_metadata, 2, 20200000);
 	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 1, 11000000));
@@ -333,16 +332,37 @@ TEST(claius_two_services_priority_rule)
 	ASSERT_EQ(edge_quota_cores(&R.s, 40), a1.qlen);
 	ASSERT_EQ(edge_quota_cores(&R.s, 20), b1.qlen);
 	b1.tbs_dispatched = 1;
-	edge_engine_advance(&R.eng, 3500000);
+	edge_engine_advance(&R.eng, end);
 	R.s.tbp->kernel_end(&R.s, &a1);
 	task(&a2, 2);
 	R.s.tbp->kernel_launch(&R.s, &a2);
-	EXPECT_EQ(edge_quota_cores(&R.s, 60), a2.qlen);
-	EXPECT_EQ(60U, R.s.apps[1].cur_pct);
+	EXPECT_EQ(edge_quota_cores(&R.s, pct), a2.qlen);
+	EXPECT_EQ(pct, R.s.apps[1].cur_pct);
 	EXPECT_EQ(20U, R.s.apps[2].cur_pct);
 	R.s.tbp->kernel_end(&R.s, &a2);
 	R.s.tbp->kernel_end(&R.s, &b1);
 	rig_fini();
+}
+
+/*
+ * claius: task 1 ends at 4.5 ms, T = 7.5 - (11 - 4.5) = 1 ms (Eq. 7).
+ * +10 % saves 1.5 ms, +20 % 2.5: A = (1 / 1.5) / (2 / 2.5) = 0.83 < 0.9
+ * (Eq. 8): a, 50 %.
+ */
+TEST(claius_two_services_priority_rule)
+{
+	two(_metadata, "claius", 4500000, 50);
+}
+
+/*
+ * claius-scaled: task 1 ends at 3.5 ms, 1.4 x its prediction: the three
+ * tasks left take 7.5 x 1.4 = 10.5 ms of the 7.5 left, T = 3 ms.  The
+ * increments that save T / 1.4 = 2.14 ms of isolated time are +20 %
+ * (2.5 ms) and +30 % (3.21): A = (2 / 2.5) / (3 / 3.21) = 0.86: 60 %.
+ */
+TEST(claius_scaled_two_services_priority_rule)
+{
+	two(_metadata, "claius-scaled", 3500000, 60);
 }
 
 /*

@@ -43,7 +43,7 @@ SERVICES=(face ner dig pos imc chk)
 {
 	echo "pairs-imc ${Q[*]} -m $MULT -P $POLS -S imc $APPS pairs"
 	echo "pairs-face ${Q[*]} -m $MULT -P $POLS -S face $APPS pairs"
-	echo "groups ${Q[*]} -m $MULT -i 2 -B BFS -P static-opt,claius $APPS groups"
+	echo "groups ${Q[*]} -m $MULT -i 2 -B BFS -P static-opt,claius,claius-scaled $APPS groups"
 	for s in dig ner pos chk; do
 		echo "pairs-$s ${Q[*]} -m $MULT -P $POLS -S $s $APPS pairs"
 	done
@@ -106,6 +106,7 @@ awk -F, 'BEGIN {
 		printf "multi_static_violations=%d\n", v["static-opt"]
 		printf "multi_claius_violations=%d\n", v["claius"]
 		printf "multi_claius_vs_static_util=%.2f\n", n["static-opt"] ? u["claius"] / u["static-opt"] : 0
+		printf "multi_claius_scaled_violations=%d\n", v["claius-scaled"]
 	}' "$RESULTS/groups.csv"
 	awk -F, 'NR > 1 { v[$3] += $7; u[$3] += $8; n[$3]++ }
 	END {
