@@ -34,7 +34,8 @@ static void group_run(const u32 *ids, u32 policy, u64 gap, u64 t1, u64 t2,
 /*
  * The smallest quota step at which service @id's largest queries fit its
  * target alone (transfer included): below it, the first such query
- * misses however the rest is shared, as contention only adds time.
+ * misses however the rest is shared, as contention only adds time (up to
+ * the TBs' drawn spread: -F runs without the floor, to check).
  */
 static u32 floor_q(u32 id, u64 target)
 {
