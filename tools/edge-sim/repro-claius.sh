@@ -36,9 +36,9 @@ POLS=even,priority,baymax,claius-nb,claius-nc,claius
 
 start=$(date +%s.%N)
 # The work in pieces, the longest first (as measured: the static
-# optimum's search 1.6 s of CPU, imc and face 1.3 s, the other services
-# and the groups' C-Laius runs 0.6 - 0.8 s), so that JOBS workers end
-# together.  A service's rows do not depend on which others run in the
+# optimum's search 1.35 s of CPU, imc and face 1.25 s, the groups'
+# C-Laius runs 1.15 s, the other services 0.7 s), so that JOBS workers
+# end together.  A service's rows do not depend on which others run in the
 # same process, nor a group's on the policies beside it.
 SERVICES=(face ner dig pos imc chk)
 {
