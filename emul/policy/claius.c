@@ -555,18 +555,21 @@ static s64 need(const struct edge_simt *s, const struct cl *c, u32 i)
  */
 static u32 raise_by(const struct edge_app *a, u32 from, u32 q, s64 t)
 {
-	u64 base = rest(a, from, q), xs, ys;
+	s64 base = (s64)rest(a, from, q), xs, ys;
 	u32 inc;
 
 	for (inc = 1; q + inc < CL_STEPS; inc++)
-		if ((s64)(base - rest(a, from, q + inc)) >= t)
+		if (base - (s64)rest(a, from, q + inc) >= t)
 			break;
 	if (q + inc >= CL_STEPS)
 		return CL_STEPS - q;
-	xs = base - rest(a, from, q + inc);
-	ys = base - rest(a, from, q + inc + 1);
+	xs = base - (s64)rest(a, from, q + inc);
+	/* b may save less than a: a task slower at a larger quota */
+	ys = base - (s64)rest(a, from, q + inc + 1);
+	if (ys <= 0)
+		return inc;
 	/* a ys / (b xs) < 0.9, as 10 a ys < 9 b xs */
-	return 10 * inc * ys < 9 * (inc + 1) * xs ? inc : inc + 1;
+	return 10 * (s64)inc * ys < 9 * (s64)(inc + 1) * xs ? inc : inc + 1;
 }
 
 /*

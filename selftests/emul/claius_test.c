@@ -316,12 +316,16 @@ TEST(claius_two_services_keep_running_cores)
  * Eq. 8's increment: @pct.
  */
 static void two(struct __test_metadata *_metadata, const char *policy,
-		u64 end, u32 pct)
+		u64 end, u32 pct, u64 ns60)
 {
 	struct edge_kinst a1, a2, b1;
+	u32 t;
 
 	gpu(_metadata, policy);
 	service(_metadata, 11000000);
+	/* @ns60: service 1's tasks at 60 %, when not 10 ms / 6 */
+	for (t = 0; ns60 && t < 4; t++)
+		R.s.apps[1].prof[t].ns[5] = ns60;
 	app_n(_metadata, 2, 20200000);
 	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 1, 11000000));
 	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 2, 20200000));
@@ -351,7 +355,17 @@ static void two(struct __test_metadata *_metadata, const char *policy,
  */
 TEST(claius_two_services_priority_rule)
 {
-	two(_metadata, "claius", 4500000, 50);
+	two(_metadata, "claius", 4500000, 50, 0);
+}
+
+/*
+ * Eq. 8 when b saves less than a: service 1's tasks take 20 ms at 60 %
+ * (slower than at 40 %), so of +10 % (saves 1.5 ms of T = 1) and +20 %
+ * (loses time) it is a, 50 %.
+ */
+TEST(claius_two_services_eq8_b_slower)
+{
+	two(_metadata, "claius", 4500000, 50, 20000000);
 }
 
 /*
@@ -362,7 +376,7 @@ TEST(claius_two_services_priority_rule)
  */
 TEST(claius_scaled_two_services_priority_rule)
 {
-	two(_metadata, "claius-scaled", 3500000, 60);
+	two(_metadata, "claius-scaled", 3500000, 60, 0);
 }
 
 /*
