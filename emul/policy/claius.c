@@ -19,22 +19,29 @@
  *   so far less the prediction at the first quota q0 for the tasks done,
  *   the smallest quota q' >= q0 whose saving on the remaining tasks,
  *   sum(t_i(q0) - t_i(q')), is at least L (Eq. 6, T_now - T_new - T_save
- *   >= lag), the remaining tasks' predictions scaled by the slowdown seen
- *   so far (ours; -eq6 without); back to q0 once L <= 0 (-nc: none).
+ *   >= lag), on the isolated predictions; back to q0 once L <= 0 (-nc:
+ *   none; -scaled, ours: the remaining tasks' predictions scaled by the
+ *   slowdown seen so far).
  * - Two services (Section 8): each begins at its just-enough quota, the
- *   steeper one first when both do not fit; after each task T = t_predict
- *   - t_rest (Eq. 7) ranks them: the one with the larger positive T gets
- *   +10 % or +20 % by Eq. 8's ratio against the 0.9 threshold, one with
- *   T < 0 gives 10 % back when its prediction still fits.
- * - static-opt: the services' just-enough quotas for their nominal
- *   budget, fixed; batch as above.
+ *   steeper one first when both do not fit; after each task, with both
+ *   queries in flight, T = t_predict - t_rest (Eq. 7) ranks them: the
+ *   larger positive T gets the increment Eq. 8 chooses (0.9 threshold),
+ *   the other keeps its quota, one with T < 0 gives 10 % back when its
+ *   prediction still fits; with one in flight, the compensator.
+ * - static-opt: fixed quotas, the launcher's (edge_app.quota_pct: the
+ *   split its offline search found best) or each service's just-enough
+ *   for its nominal budget; each batch application may use all of the
+ *   rest, a fixed MPS percentage without C-Laius's knapsack or bandwidth
+ *   constraint.
  *
  * Quotas change between kernels: a kernel keeps the quota it launched
  * with.  -pre (ours): a change also acts on running kernels, taking
  * cores back by thread-block preemption.
  *
- * Cores: the services' partitions from core 0 up, in application order;
- * the batch applications share the rest, each on at most its share.
+ * Cores: the first service's partition from core 0 up, the others' from
+ * the last core down; the batch applications share the window between,
+ * each on at most its share.  A service's running kernel keeps its cores
+ * (layout()).
  */
 #include "gpu/simt.h"
 
@@ -42,7 +49,7 @@
 #define CL_NC		0x2	/* no lag compensator */
 #define CL_PRE		0x4	/* changes act on running kernels */
 #define CL_STATIC	0x8	/* fixed quotas */
-#define CL_EQ6		0x10	/* Eq. 6 on the isolated predictions alone */
+#define CL_SCALE	0x10	/* predictions scaled by the slowdown seen */
 #define CL_STEPS	EDGE_QUOTA_STEPS
 #define CL_MEMO		16
 
@@ -52,6 +59,9 @@ struct cl_svc {
 	u32 done;		/* its tasks completed */
 	u32 q0, q;		/* steps: first and current quota */
 	u64 t1;			/* first task launched, ns */
+	u64 tdone;		/* its last task ended (t1 before), ns */
+	u64 ran;		/* predicted time of the tasks done, as run */
+	u32 qrun;		/* quota its running task launched with */
 	u64 plan;		/* predicted time of the tasks done, at q0 */
 };
 
@@ -67,9 +77,9 @@ struct cl {
 	u32 flags;
 	struct cl_svc svc[EDGE_APPS];
 	u32 bq[EDGE_APPS];		/* batch steps */
+	u32 blo, bhi;			/* batch window: cores [blo, bhi) */
 	u32 btask[EDGE_APPS];		/* batch app's latest task */
 	struct edge_kinst *live[EDGE_APPS];	/* its running kernel */
-	u32 batch_first;		/* batch cores: from here to the end */
 	struct cl_memo memo[CL_MEMO];
 	u32 memo_next;
 };
@@ -100,13 +110,25 @@ static u32 just_enough(const struct edge_app *a, u32 from, u64 avail)
 	return CL_STEPS;
 }
 
+/* static-opt: the launcher's fixed quota, or just enough nominally. */
+static u32 static_q(const struct edge_app *a)
+{
+	u32 q = a->quota_pct / 10;
+
+	if (q)
+		return q < CL_STEPS ? q : CL_STEPS;
+	return just_enough(a, 1, a->chain_budget);
+}
+
 static u32 quota_hold(const struct edge_simt *s, struct cl *c, u32 i)
 {
 	const struct edge_app *a = &s->apps[i];
 
 	if (c->svc[i].active)
 		return c->svc[i].q;
-	if (!(c->flags & CL_STATIC) && c->svc[i].q0)
+	if (c->flags & CL_STATIC)
+		return static_q(a);
+	if (c->svc[i].q0)
 		return c->svc[i].q0;
 	return just_enough(a, 1, a->chain_budget);
 }
@@ -163,6 +185,12 @@ static void batch_alloc(struct edge_simt *s, struct cl *c, u32 free, u64 bw)
 	for (i = 1; i < EDGE_APPS; i++)
 		if (s->apps[i].used && !s->apps[i].qos && s->apps[i].nr_tasks)
 			ids[n++] = i;
+	/* static-opt: each batch application on all of the rest, as fixed. */
+	if (c->flags & CL_STATIC) {
+		for (i = 0; i < n; i++)
+			c->bq[ids[i]] = free;
+		return;
+	}
 	for (m = 0; m < CL_MEMO; m++) {
 		e = &c->memo[m];
 		if (!e->used || e->free != free || e->bw != bw)
@@ -187,24 +215,74 @@ found:
 		c->bq[ids[i]] = e->x[ids[i]];
 }
 
+/*
+ * Cores service @i spans now: its quota's, or more while a kernel it
+ * launched on a larger quota still runs (a service's kernel keeps the
+ * cores it launched with; only its next task gets the new quota).
+ */
+static u32 svc_span(const struct edge_simt *s, struct cl *c, u32 i)
+{
+	const struct edge_kinst *ki = c->live[i];
+	u32 len = edge_quota_cores(s, quota_hold(s, c, i) * 10);
+
+	return ki && ki->tbs_dispatched && ki->qlen > len ? ki->qlen : len;
+}
+
+/*
+ * The services' partitions: the first from core 0 up, the others from
+ * the last core down, each below the one before; the batch window is
+ * the gap between.  Anchored at opposite ends, one service's quota
+ * changing never moves the other's running kernel, and the window
+ * never covers cores a running service kernel still holds.  Returns the
+ * first core of service @app's partition (@app 0: none) and sets
+ * [*lo, *hi) to the batch window.
+ */
+static u32 layout(const struct edge_simt *s, struct cl *c, u32 app, u32 *lo,
+		  u32 *hi)
+{
+	u32 n = s->p->num_cores, i, w, first = 0, top = n, bottom = 0;
+	bool seen = false;
+
+	for (i = 1; i < EDGE_APPS; i++) {
+		if (!s->apps[i].used || !s->apps[i].qos)
+			continue;
+		w = svc_span(s, c, i);
+		if (!seen) {
+			seen = true;
+			bottom = w;
+			continue;
+		}
+		if (i == app)
+			first = top > w ? top - w : 0;
+		top = top > w ? top - w : 0;
+	}
+	*lo = bottom;
+	*hi = top;
+	return first;
+}
+
 /* A kernel's quota from the current allocation. */
 static void apply(struct edge_simt *s, struct cl *c, struct edge_kinst *ki,
 		  bool preempt)
 {
-	u32 n = s->p->num_cores, app = ki->k.app, first = 0, i, len;
+	u32 n = s->p->num_cores, app = ki->k.app, first, len, lo, hi;
 
 	if (s->apps[app].qos) {
-		for (i = 1; i < app; i++)
-			if (s->apps[i].used && s->apps[i].qos)
-				first += edge_quota_cores(s, quota_hold(s, c, i) * 10);
+		first = layout(s, c, app, &lo, &hi);
 		len = edge_quota_cores(s, quota_hold(s, c, app) * 10);
 		if (first + len > n)
 			first = n - len;
 		edge_quota_set(s, ki, first, len, len, preempt);
 		return;
 	}
-	len = c->batch_first < n ? n - c->batch_first : 1;
-	edge_quota_set(s, ki, c->batch_first < n ? c->batch_first : n - 1, len,
+	/* The window of the last reallocation, which set the batch steps. */
+	lo = c->blo;
+	hi = c->bhi;
+	if (lo >= hi) {
+		lo = n - 1;
+		hi = n;
+	}
+	edge_quota_set(s, ki, lo, hi - lo,
 		       c->bq[app] ? edge_quota_cores(s, c->bq[app] * 10) : 1,
 		       preempt);
 }
@@ -213,7 +291,7 @@ static void apply(struct edge_simt *s, struct cl *c, struct edge_kinst *ki,
 static void realloc_all(struct edge_simt *s, struct cl *c)
 {
 	u64 bw = s->p->mem_bw_mbs, g;
-	u32 used = 0, cores = 0, i, q;
+	u32 used = 0, i, q, lo, hi;
 	bool pre = c->flags & CL_PRE;
 
 	for (i = 1; i < EDGE_APPS; i++) {
@@ -221,13 +299,21 @@ static void realloc_all(struct edge_simt *s, struct cl *c)
 			continue;
 		q = quota_hold(s, c, i);
 		used += q;
-		cores += edge_quota_cores(s, q * 10);
 		s->apps[i].cur_pct = c->svc[i].active ? q * 10 : 0;
 		g = svc_bw(&s->apps[i], c->svc[i].active ? c->svc[i].done + 1 : 1, q);
 		bw = bw > g ? bw - g : 0;
 	}
-	c->batch_first = cores;
-	batch_alloc(s, c, used < CL_STEPS ? CL_STEPS - used : 0, bw);
+	/* Steps for batch: what the quotas leave, within the window. */
+	layout(s, c, 0, &lo, &hi);
+	c->blo = lo;
+	c->bhi = hi;
+	q = used < CL_STEPS ? CL_STEPS - used : 0;
+	if (hi <= lo)
+		q = 0;
+	else if (edge_quota_cores(s, q * 10) > hi - lo)
+		q = ((hi - lo) * CL_STEPS + s->p->num_cores / 2) /
+		    s->p->num_cores;
+	batch_alloc(s, c, q, bw);
 	for (i = 1; i < EDGE_APPS; i++) {
 		struct edge_kinst *ki = c->live[i];
 
@@ -254,7 +340,8 @@ static int cl_init_flags(struct edge_simt *s, void **priv, u32 flags)
 	if (!c)
 		return -ENOMEM;
 	c->flags = flags;
-	c->batch_first = s->p->num_cores;
+	c->blo = s->p->num_cores;
+	c->bhi = s->p->num_cores;
 	*priv = c;
 	return 0;
 }
@@ -279,9 +366,9 @@ static int cl_init_pre(struct edge_simt *s, void **priv)
 	return cl_init_flags(s, priv, CL_PRE);
 }
 
-static int cl_init_eq6(struct edge_simt *s, void **priv)
+static int cl_init_scaled(struct edge_simt *s, void **priv)
 {
-	return cl_init_flags(s, priv, CL_EQ6);
+	return cl_init_flags(s, priv, CL_SCALE);
 }
 
 static int cl_init_static(struct edge_simt *s, void **priv)
@@ -358,9 +445,11 @@ static void chain_begin(struct edge_simt *s, struct cl *c, u32 app)
 	v->active = true;
 	v->done = 0;
 	v->t1 = now;
+	v->tdone = now;
+	v->ran = 0;
 	v->plan = 0;
 	if (c->flags & CL_STATIC)
-		v->q0 = just_enough(a, 1, a->chain_budget);
+		v->q0 = static_q(a);
 	else
 		v->q0 = just_enough(a, 1, a->chain_budget > used ?
 				    a->chain_budget - used : 0);
@@ -384,6 +473,7 @@ static void cl_kernel_launch(struct edge_simt *s, struct edge_kinst *ki)
 			chain_begin(s, c, app);
 		realloc_all(s, c);
 		apply(s, c, ki, false);
+		c->svc[app].qrun = quota_hold(s, c, app);
 		return;
 	}
 	if (c->btask[app] != ki->k.task) {
@@ -395,10 +485,11 @@ static void cl_kernel_launch(struct edge_simt *s, struct edge_kinst *ki)
 
 /*
  * Eq. 6: the smallest q' >= q0 whose saving on the tasks left covers
- * the lag L: sum(t_i(q0) - t_i(q')) >= L.  The same contention that made
- * the done tasks late slows the ones left, so by default their predicted
- * time at q' is scaled by the slowdown measured so far (spent / plan):
- * pure Eq. 6 (-eq6) leaves the last tasks' share of the lag uncovered.
+ * the lag L: sum(t_i(q0) - t_i(q')) >= L, on the isolated predictions
+ * (@pure).  The same contention that made the done tasks late slows the
+ * ones left, so -scaled (ours) scales their predicted time at q' by the
+ * slowdown measured so far (spent / plan): pure Eq. 6 leaves the last
+ * tasks' share of the lag uncovered.
  */
 static void compensate(const struct edge_simt *s, struct cl_svc *v,
 		       const struct edge_app *a, bool pure)
@@ -424,59 +515,101 @@ static void compensate(const struct edge_simt *s, struct cl_svc *v,
 }
 
 /*
- * Section 8 for two services.  T = t_predict - t_rest (Eq. 7) ranks
- * them: the larger positive T is priority 1, T <= 0 priority 2 or 3.
- * Each asks for what its lag compensator (Eq. 6) asks; one with T > 0
- * asks at least +10 % or +20 % as Eq. 8's ratio of the two increments'
- * savings against the 0.9 threshold chooses; one with T < 0 gives 10 %
- * back when its prediction still fits (priority 3).  When both do not
- * fit, priority 1's quota is met first and the other gets the rest.
+ * The slowdown a service's completed tasks ran at, against their
+ * predictions at the quotas they ran on, in per mille, at least 1000:
+ * the contention that made them late slows the ones left too (ours, as
+ * in compensate(); -scaled only, 1000 otherwise).
+ */
+static u64 slow_pm(const struct cl *c, const struct cl_svc *x)
+{
+	u64 took = x->tdone - x->t1, pm;
+
+	if (!(c->flags & CL_SCALE) || !x->ran)
+		return 1000;
+	pm = edge_div64_64(took * 1000, x->ran);
+	return pm > 1000 ? pm : 1000;
+}
+
+/*
+ * Eq. 7 for a service's query: T = t_predict - t_rest, t_rest = t_QoS -
+ * t_finished.  t_finished is the time its completed tasks took (to the
+ * end of the last one, from the query's start, its transfer included);
+ * t_predict the predicted time of its tasks not completed, at the quota
+ * it runs on now (times slow_pm()).  T > 0: it needs T more than it has.
+ */
+static s64 need(const struct edge_simt *s, const struct cl *c, u32 i)
+{
+	const struct edge_app *a = &s->apps[i];
+	const struct cl_svc *x = &c->svc[i];
+	s64 rest_t = (s64)a->chain_budget - (s64)(x->tdone - a->chain_start);
+
+	return (s64)edge_div64(rest(a, x->done + 1, x->q) * slow_pm(c, x),
+			       1000) - rest_t;
+}
+
+/*
+ * Eq. 8: of the increments that compensate T, the smallest, a, and the
+ * next, b = a + 10 %: with x and y their savings on the tasks left,
+ * A = (a / x) / (b / y); A < TH = 0.9 takes a, otherwise b.  None that
+ * compensates: as much as there is.
+ */
+static u32 raise_by(const struct edge_app *a, u32 from, u32 q, s64 t)
+{
+	s64 base = (s64)rest(a, from, q), xs, ys;
+	u32 inc;
+
+	for (inc = 1; q + inc < CL_STEPS; inc++)
+		if (base - (s64)rest(a, from, q + inc) >= t)
+			break;
+	if (q + inc >= CL_STEPS)
+		return CL_STEPS - q;
+	xs = base - (s64)rest(a, from, q + inc);
+	/* b may save less than a: a task slower at a larger quota */
+	ys = base - (s64)rest(a, from, q + inc + 1);
+	if (ys <= 0)
+		return inc;
+	/* a ys / (b xs) < 0.9, as 10 a ys < 9 b xs */
+	return 10 * (s64)inc * ys < 9 * (s64)(inc + 1) * xs ? inc : inc + 1;
+}
+
+/*
+ * Section 8 with both services' queries in flight, at each task's end
+ * (the synchronisation): T by Eq. 7 ranks them.  T < 0: priority 3, it
+ * gives 10 % back when its prediction still fits t_rest.  T = 0, or the
+ * smaller of two positive: priority 2, it keeps its quota.  The larger
+ * positive T: priority 1, raised by Eq. 8's increment, its quota met
+ * first and the other's cut to what is left.  With one query in flight
+ * it is Section 7's compensator (Eq. 6).
  */
 static void prioritise(const struct edge_simt *s, struct cl *c, u32 app,
 		       u32 o)
 {
 	struct cl_svc *v = &c->svc[app], *w = &c->svc[o];
-	s64 t[2];
 	u32 who[2] = { app, o }, k, hi;
+	s64 t[2];
 
-	for (k = 0; k < 2; k++) {
-		const struct edge_app *a = &s->apps[who[k]];
-		struct cl_svc *x = &c->svc[who[k]];
-		s64 left = (s64)a->chain_budget -
-			   (s64)(s->eng->now - a->chain_start);
-
-		t[k] = x->active && x->done < a->nr_tasks ?
-		       (s64)rest(a, x->done + 1, x->q) - left : -1;
+	if (!w->active || w->done >= s->apps[o].nr_tasks) {
+		compensate(s, v, &s->apps[app], !(c->flags & CL_SCALE));
+		return;
 	}
+	for (k = 0; k < 2; k++)
+		t[k] = need(s, c, who[k]);
 	hi = t[0] >= t[1] ? 0 : 1;
 	for (k = 0; k < 2; k++) {
 		const struct edge_app *a = &s->apps[who[k]];
 		struct cl_svc *x = &c->svc[who[k]];
-		u32 from = x->done + 1, step, q = x->q;
+		u32 from = x->done + 1, q = x->q;
+		u64 sl = slow_pm(c, x);
+		s64 left = (s64)edge_div64(rest(a, from, q) * sl, 1000) - t[k];
 
-		if (!x->active || x->done >= a->nr_tasks)
-			continue;
-		compensate(s, x, a, c->flags & CL_EQ6);
-		if (t[k] > 0) {
-			/* Eq. 8: A = (a / sum x_i) / (b / sum y_i) < 0.9: a */
-			u64 base = rest(a, from, q), xa, yb;
-
-			step = 1;
-			if (q + 2 <= CL_STEPS) {
-				xa = base - rest(a, from, q + 1);
-				yb = base - rest(a, from, q + 2);
-				if (xa && yb && yb * 10 >= xa * 18)
-					step = 2;
-			}
-			if (x->q < q + step)
-				x->q = q + step > CL_STEPS ? CL_STEPS : q + step;
-		} else if (t[k] < 0 && q > 1 && x->q <= q &&
-			   (s64)rest(a, from, q - 1) <=
-			   (s64)rest(a, from, q) - t[k]) {
-			x->q = q - 1;		/* priority 3: give 10 % back */
-		}
+		if (t[k] > 0 && k == hi)
+			x->q = q + raise_by(a, from, q,
+					    (s64)edge_div64_64((u64)t[k] * 1000, sl));
+		else if (t[k] < 0 && q > 1 &&
+			 (s64)edge_div64(rest(a, from, q - 1) * sl, 1000) <= left)
+			x->q = q - 1;
 	}
-	if (v->active && w->active && v->q + w->q > CL_STEPS) {
+	if (v->q + w->q > CL_STEPS) {
 		struct cl_svc *lo = hi == 0 ? w : v;
 		struct cl_svc *top = hi == 0 ? v : w;
 
@@ -521,8 +654,10 @@ static void cl_tb_end(struct edge_simt *s, struct edge_tb *tb)
 	lag = spent - planned;
 	base = rest_mid(a, t, v->q0, 1000 - done_pm);
 	for (q = v->q; q < CL_STEPS; q++) {
-		r = edge_div64_64(rest_mid(a, t, q, 1000 - done_pm) * (spent >> 10),
-				  planned >> 10 ? planned >> 10 : 1);
+		r = rest_mid(a, t, q, 1000 - done_pm);
+		if (c->flags & CL_SCALE)
+			r = edge_div64_64(r * (spent >> 10),
+					  planned >> 10 ? planned >> 10 : 1);
 		if (r <= base && base - r >= lag)
 			break;
 	}
@@ -551,6 +686,8 @@ static void cl_kernel_end(struct edge_simt *s, struct edge_kinst *ki)
 	if (!v->active || v->seq != a->chain_seq)
 		return;
 	v->done = ki->k.task;
+	v->tdone = s->eng->now;
+	v->ran += pred(a, ki->k.task, v->qrun ? v->qrun : v->q0);
 	v->plan += pred(a, ki->k.task, v->q0);
 	if (v->done >= a->nr_tasks) {
 		v->active = false;
@@ -560,7 +697,7 @@ static void cl_kernel_end(struct edge_simt *s, struct edge_kinst *ki)
 		if (o)
 			prioritise(s, c, app, o);
 		else
-			compensate(s, v, a, c->flags & CL_EQ6);
+			compensate(s, v, a, !(c->flags & CL_SCALE));
 	}
 	realloc_all(s, c);
 }
@@ -581,4 +718,5 @@ const struct edge_tb_policy edge_tbp_claius_nb = CLAIUS("claius-nb", cl_init_nb)
 const struct edge_tb_policy edge_tbp_claius_nc = CLAIUS("claius-nc", cl_init_nc);
 const struct edge_tb_policy edge_tbp_claius_pre = CLAIUS("claius-pre", cl_init_pre);
 const struct edge_tb_policy edge_tbp_static = CLAIUS("static-opt", cl_init_static);
-const struct edge_tb_policy edge_tbp_claius_eq6 = CLAIUS("claius-eq6", cl_init_eq6);
+const struct edge_tb_policy edge_tbp_claius_scaled =
+	CLAIUS("claius-scaled", cl_init_scaled);

@@ -111,7 +111,7 @@ enum edge_tb_policy_id {
 	EDGE_TBP_CLAIUS_NC,	/* ... without the lag compensator */
 	EDGE_TBP_CLAIUS_PRE,	/* ... quotas act on running kernels */
 	EDGE_TBP_STATIC,	/* fixed just-enough quotas (two services) */
-	EDGE_TBP_CLAIUS_EQ6,	/* C-Laius, compensator on Eq. 6 alone */
+	EDGE_TBP_CLAIUS_SCALED,	/* ... predictions scaled by the lag */
 	EDGE_TBP_NR,
 };
 
@@ -187,7 +187,7 @@ extern const struct edge_tb_policy edge_tbp_even, edge_tbp_priority,
 extern const struct edge_tb_policy edge_tbp_baymax;		/* baymax.c */
 extern const struct edge_tb_policy edge_tbp_claius, edge_tbp_claius_nb,
 	edge_tbp_claius_nc, edge_tbp_claius_pre, edge_tbp_static,
-	edge_tbp_claius_eq6;					/* claius.c */
+	edge_tbp_claius_scaled;					/* claius.c */
 
 /* Spatial multitasking's shared rules (mps.c): services go first. */
 bool edge_sp_qos(const struct edge_simt *s, const struct edge_kinst *ki);

@@ -38,7 +38,7 @@ const struct edge_tb_policy *const edge_tb_policies[EDGE_TBP_NR] = {
 	[EDGE_TBP_CLAIUS_NC] = &edge_tbp_claius_nc,
 	[EDGE_TBP_CLAIUS_PRE] = &edge_tbp_claius_pre,
 	[EDGE_TBP_STATIC] = &edge_tbp_static,
-	[EDGE_TBP_CLAIUS_EQ6] = &edge_tbp_claius_eq6,
+	[EDGE_TBP_CLAIUS_SCALED] = &edge_tbp_claius_scaled,
 };
 
 const struct edge_place_policy *const edge_place_policies[EDGE_PLACE_NR] = {

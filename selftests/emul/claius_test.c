@@ -123,29 +123,42 @@ TEST(quota_bounds_cores_and_preempts_on_cut)
 	rig_fini();
 }
 
-/* A service of 4 tasks that scale linearly: 10 ms / (q x 10 %) each. */
-static void service(struct __test_metadata *_metadata, u64 budget)
+/*
+ * Application @app: a service of 4 tasks that scale linearly, 10 ms /
+ * (q x 10 %) each, or (@budget 0) a batch application of one such task.
+ */
+static void app_n(struct __test_metadata *_metadata, u32 app, u64 budget)
 {
 	struct edge_app ap;
 	u32 t, q;
 
 	memset(&ap, 0, sizeof(ap));
-	ap.qos = 1;
-	ap.nr_tasks = 4;
+	ap.qos = budget != 0;
+	ap.nr_tasks = budget ? 4 : 1;
 	ap.chain_budget = budget;
 	for (t = 0; t < 4; t++)
 		for (q = 1; q <= EDGE_QUOTA_STEPS; q++)
 			ap.prof[t].ns[q - 1] = 10000000ULL / q;
-	ASSERT_EQ(0, edge_app_set(&R.s, 1, &ap));
+	ASSERT_EQ(0, edge_app_set(&R.s, app, &ap));
+}
+
+static void service(struct __test_metadata *_metadata, u64 budget)
+{
+	app_n(_metadata, 1, budget);
+}
+
+static void task_n(struct edge_kinst *ki, u32 app, u32 t)
+{
+	memset(ki, 0, sizeof(*ki));
+	ki->used = true;
+	ki->k.app = app;
+	ki->k.task = t;
+	ki->k.num_tbs = 1;
 }
 
 static void task(struct edge_kinst *ki, u32 t)
 {
-	memset(ki, 0, sizeof(*ki));
-	ki->used = true;
-	ki->k.app = 1;
-	ki->k.task = t;
-	ki->k.num_tbs = 1;
+	task_n(ki, 1, t);
 }
 
 /*
@@ -169,16 +182,17 @@ TEST(claius_just_enough_quota)
 }
 
 /*
- * The compensator: task 1 takes 3.5 ms against 2.5 predicted at q0 =
- * 40 %: 1 ms late, 1.4 x slower.  Eq. 6 with the three tasks left scaled
- * by 1.4: 3 x 1.4 x 10 / q' <= 7.5 - 1 ms, so q' = 70 %.  Task 2 runs
- * fast (done at 5 ms = the plan for two tasks): no lag, back to 40 %.
+ * The compensator of claius-scaled (ours): task 1 takes 3.5 ms against
+ * 2.5 predicted at q0 = 40 %: 1 ms late, 1.4 x slower.  Eq. 6 with the
+ * three tasks left scaled by 1.4: 3 x 1.4 x 10 / q' <= 7.5 - 1 ms, so q'
+ * = 70 %.  Task 2 runs fast (done at 5 ms = the plan for two tasks): no
+ * lag, back to 40 %.
  */
 TEST(claius_compensator_raises_and_rolls_back)
 {
 	struct edge_kinst k1, k2, k3;
 
-	gpu(_metadata, "claius");
+	gpu(_metadata, "claius-scaled");
 	service(_metadata, 11000000);
 	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 1, 11000000));
 	task(&k1, 1);
@@ -199,12 +213,12 @@ TEST(claius_compensator_raises_and_rolls_back)
 	rig_fini();
 }
 
-/* Pure Eq. 6 (claius-eq6): 3 x 10 / q' <= 6.5 ms: q' = 50 %. */
+/* claius, Eq. 6 as the paper has it: 3 x 10 / q' <= 6.5 ms: q' = 50 %. */
 TEST(claius_eq6_raises_less)
 {
 	struct edge_kinst k1, k2;
 
-	gpu(_metadata, "claius-eq6");
+	gpu(_metadata, "claius");
 	service(_metadata, 11000000);
 	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 1, 11000000));
 	task(&k1, 1);
@@ -234,6 +248,181 @@ TEST(claius_nc_never_raises)
 	R.s.tbp->kernel_launch(&R.s, &k2);
 	EXPECT_EQ(edge_quota_cores(&R.s, 40), k2.qlen);
 	R.s.tbp->kernel_end(&R.s, &k2);
+	rig_fini();
+}
+
+/* Kernels @a and @b may place TBs on no core in common. */
+static bool apart(const struct edge_kinst *a, const struct edge_kinst *b)
+{
+	return a->qfirst + a->qlen <= b->qfirst ||
+	       b->qfirst + b->qlen <= a->qfirst;
+}
+
+/*
+ * Two services: a service's kernel keeps the cores it launched on while
+ * the other's quota changes (Section 8 moves quotas between kernels), so
+ * neither the other service's next kernel nor the batch may be given
+ * them.  Service 2 (q0 20 %) runs task 1 on its cores; service 1 (q0
+ * 40 %) ends task 1 early (priority 3: 10 % back), then late (its
+ * compensator raises it): each time the batch kernel and service 1's
+ * next kernel stay off service 2's running kernel.
+ */
+TEST(claius_two_services_keep_running_cores)
+{
+	struct edge_kinst a1, a2, a3, b1, x;
+
+	gpu(_metadata, "claius");
+	service(_metadata, 11000000);
+	app_n(_metadata, 2, 21000000);
+	app_n(_metadata, 3, 0);
+	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 1, 11000000));
+	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 2, 21000000));
+	task(&a1, 1);
+	R.s.tbp->kernel_launch(&R.s, &a1);
+	task_n(&b1, 2, 1);
+	R.s.tbp->kernel_launch(&R.s, &b1);
+	EXPECT_EQ(edge_quota_cores(&R.s, 20), b1.qlen);
+	EXPECT_TRUE(apart(&a1, &b1));
+	b1.tbs_dispatched = 1;			/* running on its cores */
+	edge_engine_advance(&R.eng, 1000000);
+	R.s.tbp->kernel_end(&R.s, &a1);
+	task_n(&x, 3, 1);
+	R.s.tbp->kernel_launch(&R.s, &x);
+	task(&a2, 2);
+	R.s.tbp->kernel_launch(&R.s, &a2);
+	EXPECT_EQ(edge_quota_cores(&R.s, 30), a2.qlen);
+	EXPECT_TRUE(apart(&a2, &b1));
+	EXPECT_TRUE(apart(&x, &b1)) TH_LOG("batch %u+%u, service 2 %u+%u",
+		x.qfirst, x.qlen, b1.qfirst, b1.qlen);
+	EXPECT_TRUE(apart(&x, &a2));
+	edge_engine_advance(&R.eng, 6500000);	/* 1.5 ms late */
+	R.s.tbp->kernel_end(&R.s, &a2);
+	task(&a3, 3);
+	R.s.tbp->kernel_launch(&R.s, &a3);
+	EXPECT_LT(edge_quota_cores(&R.s, 40), a3.qlen);
+	EXPECT_TRUE(apart(&a3, &b1)) TH_LOG("service 1 %u+%u, service 2 %u+%u",
+		a3.qfirst, a3.qlen, b1.qfirst, b1.qlen);
+	R.s.tbp->kernel_end(&R.s, &a3);
+	R.s.tbp->kernel_end(&R.s, &b1);
+	R.s.tbp->kernel_end(&R.s, &x);
+	rig_fini();
+}
+
+/*
+ * Section 8's rule with both queries in flight.  Service 1 (q0 40 %)
+ * ends task 1 at @end; service 2 (q0 20 %, budget 20.2 ms) is in its
+ * first task: t_finished is 0, T = 20 - 20.2 < 0, priority 3, and 10 %
+ * back would not fit: it keeps 20 %.  Service 1 is priority 1 and gets
+ * Eq. 8's increment: @pct.
+ */
+static void two(struct __test_metadata *_metadata, const char *policy,
+		u64 end, u32 pct, u64 ns60)
+{
+	struct edge_kinst a1, a2, b1;
+	u32 t;
+
+	gpu(_metadata, policy);
+	service(_metadata, 11000000);
+	/* @ns60: service 1's tasks at 60 %, when not 10 ms / 6 */
+	for (t = 0; ns60 && t < 4; t++)
+		R.s.apps[1].prof[t].ns[5] = ns60;
+	app_n(_metadata, 2, 20200000);
+	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 1, 11000000));
+	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 2, 20200000));
+	task(&a1, 1);
+	R.s.tbp->kernel_launch(&R.s, &a1);
+	task_n(&b1, 2, 1);
+	R.s.tbp->kernel_launch(&R.s, &b1);
+	ASSERT_EQ(edge_quota_cores(&R.s, 40), a1.qlen);
+	ASSERT_EQ(edge_quota_cores(&R.s, 20), b1.qlen);
+	b1.tbs_dispatched = 1;
+	edge_engine_advance(&R.eng, end);
+	R.s.tbp->kernel_end(&R.s, &a1);
+	task(&a2, 2);
+	R.s.tbp->kernel_launch(&R.s, &a2);
+	EXPECT_EQ(edge_quota_cores(&R.s, pct), a2.qlen);
+	EXPECT_EQ(pct, R.s.apps[1].cur_pct);
+	EXPECT_EQ(20U, R.s.apps[2].cur_pct);
+	R.s.tbp->kernel_end(&R.s, &a2);
+	R.s.tbp->kernel_end(&R.s, &b1);
+	rig_fini();
+}
+
+/*
+ * claius: task 1 ends at 4.5 ms, T = 7.5 - (11 - 4.5) = 1 ms (Eq. 7).
+ * +10 % saves 1.5 ms, +20 % 2.5: A = (1 / 1.5) / (2 / 2.5) = 0.83 < 0.9
+ * (Eq. 8): a, 50 %.
+ */
+TEST(claius_two_services_priority_rule)
+{
+	two(_metadata, "claius", 4500000, 50, 0);
+}
+
+/*
+ * Eq. 8 when b saves less than a: service 1's tasks take 20 ms at 60 %
+ * (slower than at 40 %), so of +10 % (saves 1.5 ms of T = 1) and +20 %
+ * (loses time) it is a, 50 %.
+ */
+TEST(claius_two_services_eq8_b_slower)
+{
+	two(_metadata, "claius", 4500000, 50, 20000000);
+}
+
+/*
+ * claius-scaled: task 1 ends at 3.5 ms, 1.4 x its prediction: the three
+ * tasks left take 7.5 x 1.4 = 10.5 ms of the 7.5 left, T = 3 ms.  The
+ * increments that save T / 1.4 = 2.14 ms of isolated time are +20 %
+ * (2.5 ms) and +30 % (3.21): A = (2 / 2.5) / (3 / 3.21) = 0.86: 60 %.
+ */
+TEST(claius_scaled_two_services_priority_rule)
+{
+	two(_metadata, "claius-scaled", 3500000, 60, 0);
+}
+
+/*
+ * static-opt: the launcher's fixed split (30 % and 50 %, what its search
+ * chose) holds whatever the budgets, and the batch application may use
+ * all of the 20 % left, a fixed percentage: no knapsack, no bandwidth
+ * constraint, though its tasks demand twice the peak.
+ */
+TEST(claius_static_split_fixed)
+{
+	struct edge_kinst a1, b1, x;
+	struct edge_app ap;
+	u32 q;
+
+	gpu(_metadata, "static-opt");
+	service(_metadata, 11000000);
+	app_n(_metadata, 2, 21000000);
+	app_n(_metadata, 3, 0);
+	R.s.apps[1].quota_pct = 30;
+	R.s.apps[2].quota_pct = 50;
+	ap = R.s.apps[3];
+	for (q = 0; q < EDGE_QUOTA_STEPS; q++)
+		ap.prof[0].bw_mbs[q] = R.p.mem_bw_mbs * 2;
+	ASSERT_EQ(0, edge_app_set(&R.s, 3, &ap));
+	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 1, 11000000));
+	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 2, 21000000));
+	task(&a1, 1);
+	R.s.tbp->kernel_launch(&R.s, &a1);
+	task_n(&b1, 2, 1);
+	R.s.tbp->kernel_launch(&R.s, &b1);
+	task_n(&x, 3, 1);
+	R.s.tbp->kernel_launch(&R.s, &x);
+	EXPECT_EQ(edge_quota_cores(&R.s, 30), a1.qlen);
+	EXPECT_EQ(edge_quota_cores(&R.s, 50), b1.qlen);
+	EXPECT_EQ(edge_quota_cores(&R.s, 20), x.quota);
+	EXPECT_TRUE(apart(&x, &a1));
+	EXPECT_TRUE(apart(&x, &b1));
+	/* Late: the quota stays. */
+	edge_engine_advance(&R.eng, 5000000);
+	R.s.tbp->kernel_end(&R.s, &a1);
+	task(&a1, 2);
+	R.s.tbp->kernel_launch(&R.s, &a1);
+	EXPECT_EQ(edge_quota_cores(&R.s, 30), a1.qlen);
+	R.s.tbp->kernel_end(&R.s, &a1);
+	R.s.tbp->kernel_end(&R.s, &b1);
+	R.s.tbp->kernel_end(&R.s, &x);
 	rig_fini();
 }
 

@@ -27,44 +27,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gpu/preset.h"
-#include "rng.h"
-#include "gpu/simt.h"
-
-#define MAX_APPS	16
-#define SIZES		3		/* query input classes */
-#define MAX_Q		256
-#define MAX_INST	6		/* applications in one run */
-#define NS_PER_US	1000ULL
+#include "claiusim.h"
 
 static const u32 size_pct[SIZES] = { 60, 100, 140 };
 
-struct capp {
-	char name[16];
-	bool qos;
-	u64 pcie_ns;
-	u32 n;
-	struct edge_kdesc k[EDGE_APP_TASKS];
-	struct edge_task_prof prof[SIZES][EDGE_APP_TASKS];
-	u64 alone_p99;		/* services: ns */
-	u64 alone_rate;		/* batch: isolated work per second alone */
-	bool measured;
-};
+struct claius_g cl_g;
 
-static struct {
-	const struct edge_preset *p;
-	struct capp app[MAX_APPS];
-	u32 nr;
-	u32 queries;
-	u32 mult_pct;		/* target = mult x alone p99 */
-	u32 load_pct;		/* query rate: this % of 1 / alone mean */
-	u32 ninst;		/* batch instances beside one service */
-	u64 seed;
-	double table_s;
-	FILE *trace;
-} g;
-
-static void cdie(const char *fmt, ...)
+void claius_die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -85,7 +54,7 @@ static void parse_task(struct capp *a, char *rest)
 	u32 threads = 0, tbs = 0;
 
 	if (a->n == EDGE_APP_TASKS)
-		cdie("%s: too many tasks", a->name);
+		claius_die("%s: too many tasks", a->name);
 	k = &a->k[a->n];
 	memset(k, 0, sizeof(*k));
 	k->func = EDGE_FN_NOP;
@@ -96,7 +65,7 @@ static void parse_task(struct capp *a, char *rest)
 		u64 v;
 
 		if (!eq)
-			cdie("%s: '%s' is not key=value", a->name, tok);
+			claius_die("%s: '%s' is not key=value", a->name, tok);
 		*eq++ = 0;
 		v = strtoull(eq, NULL, 0);
 		if (!strcmp(tok, "tbs"))
@@ -118,12 +87,12 @@ static void parse_task(struct capp *a, char *rest)
 		else if (!strcmp(tok, "regs"))
 			k->regs_per_thread = (u32)v;
 		else
-			cdie("%s: unknown key '%s'", a->name, tok);
+			claius_die("%s: unknown key '%s'", a->name, tok);
 	}
-	if (!tbs || !threads || threads > g.p->max_block_threads || !us ||
+	if (!tbs || !threads || threads > cl_g.p->max_block_threads || !us ||
 	    k->ws.mem_pct > 100)
-		cdie("%s: a task needs tbs, threads (<= %u), tb_us", a->name,
-		     g.p->max_block_threads);
+		claius_die("%s: a task needs tbs, threads (<= %u), tb_us", a->name,
+		     cl_g.p->max_block_threads);
 	k->grid[0] = tbs;
 	k->grid[1] = 1;
 	k->grid[2] = 1;
@@ -132,12 +101,12 @@ static void parse_task(struct capp *a, char *rest)
 	k->block[2] = 1;
 	k->num_tbs = tbs;
 	k->block_threads = threads;
-	k->warps_per_tb = (threads + g.p->warp_size - 1) / g.p->warp_size;
+	k->warps_per_tb = (threads + cl_g.p->warp_size - 1) / cl_g.p->warp_size;
 	if (k->warps_per_tb < 2)
 		k->warps_per_tb = 2;
 	k->param_size = 8;
 	k->ring_entries = 1;
-	k->warp_cycles = us * g.p->clock_khz / 1000;
+	k->warp_cycles = us * cl_g.p->clock_khz / 1000;
 	k->task = ++a->n;
 }
 
@@ -148,7 +117,7 @@ static void load(const char *path)
 	struct capp *cur = NULL;
 
 	if (!f)
-		cdie("cannot open %s", path);
+		claius_die("cannot open %s", path);
 	while (fgets(line, sizeof(line), f)) {
 		char *s = line, *kw, *save = NULL;
 
@@ -158,15 +127,15 @@ static void load(const char *path)
 			continue;
 		if (!strcmp(kw, "preset")) {
 			kw = strtok_r(NULL, " \t", &save);
-			g.p = kw ? edge_preset_find(kw) : NULL;
-			if (!g.p)
-				cdie("unknown preset");
+			cl_g.p = kw ? edge_preset_find(kw) : NULL;
+			if (!cl_g.p)
+				claius_die("unknown preset");
 		} else if (!strcmp(kw, "service") || !strcmp(kw, "batch")) {
 			char *name = strtok_r(NULL, " \t", &save), *o;
 
-			if (!g.p || !name || g.nr == MAX_APPS)
-				cdie("preset first; an application needs a name");
-			cur = &g.app[g.nr++];
+			if (!cl_g.p || !name || cl_g.nr == MAX_APPS)
+				claius_die("preset first; an application needs a name");
+			cur = &cl_g.app[cl_g.nr++];
 			memset(cur, 0, sizeof(*cur));
 			snprintf(cur->name, sizeof(cur->name), "%s", name);
 			cur->qos = kw[0] == 's';
@@ -176,10 +145,10 @@ static void load(const char *path)
 						       NS_PER_US;
 		} else if (!strcmp(kw, "task")) {
 			if (!cur)
-				cdie("a task outside an application");
+				claius_die("a task outside an application");
 			parse_task(cur, save);
 		} else {
-			cdie("unknown line '%s'", kw);
+			claius_die("unknown line '%s'", kw);
 		}
 	}
 	fclose(f);
@@ -191,6 +160,7 @@ struct inst {
 	u32 task;		/* running: 1..; 0 idle */
 	u32 size;		/* the current query's class */
 	u64 work;		/* batch: isolated TB-ns completed */
+	u32 over;		/* services: queries over stop_over */
 	u32 qhead, qtail;	/* services: queries arrived, started */
 	u64 arrival[MAX_Q];
 	u32 done;
@@ -205,6 +175,7 @@ struct run {
 	struct inst in[MAX_INST + 1];
 	u32 n;
 	bool stopping;
+	bool missed;		/* a service in stop_over missed for sure */
 	u64 t0;
 	struct edge_rng arr, sz;
 	u32 policy;
@@ -229,9 +200,9 @@ static void launch(struct run *r, u32 i)
 		k.grid[0] = (u32)k.num_tbs;
 	}
 	if (edge_simt_launch_deferred(&r->simt, &k, (u64)i << 32 | in->task, i))
-		cdie("launch refused");
-	if (r->trace && in->a->qos && g.trace)
-		fprintf(g.trace, "%s,%s,%u,%llu,%u,%u\n", in->a->name,
+		claius_die("launch refused");
+	if (r->trace && in->a->qos && cl_g.trace)
+		fprintf(cl_g.trace, "%s,%s,%u,%llu,%u,%u\n", in->a->name,
 			edge_tb_policy_name(r->policy), in->done,
 			(unsigned long long)(r->eng.now / NS_PER_US), in->task,
 			r->simt.apps[i].cur_pct);
@@ -243,14 +214,14 @@ static void start_query(struct run *r, u32 i)
 	struct inst *in = &r->in[i];
 	struct edge_app ap = r->simt.apps[i];
 	u64 waited = r->eng.now - in->arrival[in->qtail];
-	u64 target = in->a->alone_p99 * g.mult_pct / 100;
+	u64 target = in->a->alone_p99 * cl_g.mult_pct / 100;
 
 	in->size = edge_rng_below(&r->sz, SIZES);
 	/* The query's input size selects its row of the predictor. */
 	memcpy(ap.prof, in->a->prof[in->size], sizeof(ap.prof));
 	ap.chain_budget = target;
 	if (edge_app_set(&r->simt, i, &ap))
-		cdie("app");
+		claius_die("app");
 	edge_app_chain_begin(&r->simt, i, target > waited ? target - waited : 0);
 	in->pcie_end = r->eng.now + in->a->pcie_ns;
 }
@@ -277,8 +248,12 @@ static void on_done(void *ctx, u64 cookie, u32 code)
 	}
 	in->task = 0;
 	in->lat[in->done++] = r->eng.now - in->arrival[in->qtail++];
-	if (r->trace && g.trace)
-		fprintf(g.trace, "%s,%s,%u,%llu,0,%llu\n", in->a->name,
+	/* p99 by nearest rank: queries - rank may be over; one more misses. */
+	if (cl_g.stop_over[i] && in->lat[in->done - 1] > cl_g.stop_over[i] &&
+	    ++in->over > cl_g.queries - (cl_g.queries * 99 + 99) / 100)
+		r->missed = true;
+	if (r->trace && cl_g.trace)
+		fprintf(cl_g.trace, "%s,%s,%u,%llu,0,%llu\n", in->a->name,
 			edge_tb_policy_name(r->policy), in->done - 1,
 			(unsigned long long)(r->eng.now / NS_PER_US),
 			(unsigned long long)(in->lat[in->done - 1] / NS_PER_US));
@@ -321,18 +296,13 @@ static u64 next_gap(struct run *r, u64 mean)
 						      0xffffffffULL : mean));
 }
 
-struct outcome {
-	u64 p99[MAX_INST + 1];
-	double rate[MAX_INST + 1];	/* batch work per second */
-	u64 span;
-};
 
 /*
  * @ids[0..n) are application indices; instance i + 1 runs ids[i].
  * @mean_gap: services' mean inter-arrival, ns (0: no queries, a batch
  * run of @span ns).
  */
-static void run(const u32 *ids, u32 n, u32 policy, u64 span, bool trace,
+void claius_run(const u32 *ids, u32 n, u32 policy, u64 span, bool trace,
 		struct outcome *o)
 {
 	static struct run r;
@@ -348,24 +318,25 @@ static void run(const u32 *ids, u32 n, u32 policy, u64 span, bool trace,
 	r.trace = trace;
 	edge_engine_init(&r.eng);
 	edge_simt_default_cfg(&cfg);
-	cfg.seed = g.seed;
+	cfg.seed = cl_g.seed;
 	cfg.tb_policy = policy;
-	if (edge_simt_init(&r.simt, g.p, &r.eng, &cfg, on_done, &r))
-		cdie("model init failed");
-	edge_rng_seed(&r.arr, g.seed * 1000003);
-	edge_rng_seed(&r.sz, g.seed * 7919);
+	if (edge_simt_init(&r.simt, cl_g.p, &r.eng, &cfg, on_done, &r))
+		claius_die("model init failed");
+	edge_rng_seed(&r.arr, cl_g.seed * 1000003);
+	edge_rng_seed(&r.sz, cl_g.seed * 7919);
 	for (i = 1; i <= n; i++) {
 		struct inst *in = &r.in[i];
 		struct edge_app ap;
 
-		in->a = &g.app[ids[i - 1]];
+		in->a = &cl_g.app[ids[i - 1]];
 		memset(&ap, 0, sizeof(ap));
 		ap.qos = in->a->qos;
 		ap.nr_tasks = in->a->n;
-		ap.chain_budget = in->a->alone_p99 * g.mult_pct / 100;
+		ap.chain_budget = in->a->alone_p99 * cl_g.mult_pct / 100;
+		ap.quota_pct = cl_g.fixq[i];
 		memcpy(ap.prof, in->a->prof[1], sizeof(ap.prof));
 		if (edge_app_set(&r.simt, i, &ap))
-			cdie("app");
+			claius_die("app");
 		in->pcie_end = EDGE_TIME_NEVER;
 		in->next_arrival = EDGE_TIME_NEVER;
 		if (in->a->qos) {
@@ -404,7 +375,7 @@ static void run(const u32 *ids, u32 n, u32 policy, u64 span, bool trace,
 				break;		/* a batch-only run's end */
 			if (arrive) {
 				in->arrival[in->qhead++] = td;
-				in->next_arrival = in->qhead < g.queries ?
+				in->next_arrival = in->qhead < cl_g.queries ?
 					td + next_gap(&r, span) :
 					EDGE_TIME_NEVER;
 				if (in->qhead == in->qtail + 1 && !in->task)
@@ -418,20 +389,24 @@ static void run(const u32 *ids, u32 n, u32 policy, u64 span, bool trace,
 			continue;
 		}
 		if (te == EDGE_TIME_NEVER)
-			cdie("the GPU ran dry with queries left");
+			claius_die("the GPU ran dry with queries left");
 		if (!edge_engine_pop_due(&r.eng, te, &ev))
 			break;
 		if (!edge_simt_handle(&r.simt, &ev))
-			cdie("engine event of unknown kind %u", ev.kind);
+			claius_die("engine event of unknown kind %u", ev.kind);
 		for (finished = 0, i = 1; i <= n; i++)
-			if (r.in[i].a->qos && r.in[i].done == g.queries)
+			if (r.in[i].a->qos && r.in[i].done == cl_g.queries)
 				finished++;
-		if (services && finished == services)
+		if ((services && finished == services) || r.missed)
 			break;
 	}
 	o->span = r.eng.now;
+	o->missed = r.missed;
 	for (i = 1; i <= n; i++) {
-		if (r.in[i].a->qos)
+		if (r.missed && r.in[i].a->qos)
+			o->p99[i] = r.in[i].over > cl_g.queries -
+				    (cl_g.queries * 99 + 99) / 100 ? EDGE_TIME_NEVER : 0;
+		else if (r.in[i].a->qos)
 			o->p99[i] = p99(r.in[i].lat, r.in[i].done);
 		else
 			o->rate[i] = (double)r.in[i].work / (double)o->span;
@@ -464,10 +439,10 @@ static void profile_one(struct capp *a, u32 t, u32 size, u32 q)
 	memset(&r, 0, sizeof(r));
 	edge_engine_init(&r.eng);
 	edge_simt_default_cfg(&cfg);
-	cfg.seed = g.seed;
+	cfg.seed = cl_g.seed;
 	cfg.tb_policy = (u32)edge_tb_policy_find("mps");
-	if (edge_simt_init(&r.simt, g.p, &r.eng, &cfg, on_prof_done, &r))
-		cdie("model init failed");
+	if (edge_simt_init(&r.simt, cl_g.p, &r.eng, &cfg, on_prof_done, &r))
+		claius_die("model init failed");
 	memset(&ap, 0, sizeof(ap));
 	ap.nr_tasks = a->n;
 	ap.quota_pct = q * 10;
@@ -478,7 +453,7 @@ static void profile_one(struct capp *a, u32 t, u32 size, u32 q)
 		k.grid[0] = (u32)k.num_tbs;
 	}
 	if (edge_simt_launch(&r.simt, &k, 1, 1))
-		cdie("launch refused");
+		claius_die("launch refused");
 	while (edge_engine_pop_due(&r.eng, edge_engine_next_time(&r.eng), &ev))
 		edge_simt_handle(&r.simt, &ev);
 	d = r.eng.now ? r.eng.now : 1;
@@ -508,22 +483,22 @@ static void build_table(void)
 	double t0 = now_s();
 	u32 i, t, z, q;
 
-	for (i = 0; i < g.nr; i++)
-		for (t = 0; t < g.app[i].n; t++)
+	for (i = 0; i < cl_g.nr; i++)
+		for (t = 0; t < cl_g.app[i].n; t++)
 			for (z = 0; z < SIZES; z++)
 				for (q = 1; q <= EDGE_QUOTA_STEPS; q++)
-					if (g.app[i].qos || z == 1)
-						profile_one(&g.app[i], t, z, q);
-	for (i = 0; i < g.nr; i++)
-		if (!g.app[i].qos)
+					if (cl_g.app[i].qos || z == 1)
+						profile_one(&cl_g.app[i], t, z, q);
+	for (i = 0; i < cl_g.nr; i++)
+		if (!cl_g.app[i].qos)
 			for (z = 0; z < SIZES; z++)
-				memcpy(g.app[i].prof[z], g.app[i].prof[1],
-				       sizeof(g.app[i].prof[1]));
-	g.table_s = now_s() - t0;
+				memcpy(cl_g.app[i].prof[z], cl_g.app[i].prof[1],
+				       sizeof(cl_g.app[i].prof[1]));
+	cl_g.table_s = now_s() - t0;
 }
 
 /* Mean inter-arrival of a service's queries. */
-static u64 gap_ns(const struct capp *a)
+u64 claius_gap_ns(const struct capp *a)
 {
 	u64 sum = 0;
 	u32 z, t;
@@ -532,13 +507,13 @@ static u64 gap_ns(const struct capp *a)
 		for (t = 0; t < a->n; t++)
 			sum += a->prof[z][t].ns[EDGE_QUOTA_STEPS - 1];
 	sum = sum / SIZES + a->pcie_ns;
-	return sum * 100 / g.load_pct;
+	return sum * 100 / cl_g.load_pct;
 }
 
 /* Alone figures: a service's p99 (its target's base), a batch rate. */
-static void measure(u32 id)
+void claius_measure(u32 id)
 {
-	struct capp *a = &g.app[id];
+	struct capp *a = &cl_g.app[id];
 	struct outcome o;
 	u32 ids[MAX_INST], i;
 
@@ -546,16 +521,16 @@ static void measure(u32 id)
 		return;
 	a->measured = true;
 	if (a->qos) {
-		run(&id, 1, (u32)edge_tb_policy_find("priority"), gap_ns(a),
+		claius_run(&id, 1, (u32)edge_tb_policy_find("priority"), claius_gap_ns(a),
 		    false, &o);
 		a->alone_p99 = o.p99[1];
 		return;
 	}
-	for (i = 0; i < g.ninst; i++)
+	for (i = 0; i < cl_g.ninst; i++)
 		ids[i] = id;
-	run(ids, g.ninst, (u32)edge_tb_policy_find("mps"), 100000000ULL,
+	claius_run(ids, cl_g.ninst, (u32)edge_tb_policy_find("mps"), 100000000ULL,
 	    false, &o);
-	for (i = 1; i <= g.ninst; i++)
+	for (i = 1; i <= cl_g.ninst; i++)
 		a->alone_rate += (u64)(o.rate[i] * 1e6);
 }
 
@@ -570,13 +545,13 @@ static u32 parse_policies(const char *list, u32 *pol)
 		int p = edge_tb_policy_find(tok);
 
 		if (p < 0)
-			cdie("unknown policy '%s' (edge-sim policies)", tok);
+			claius_die("unknown policy '%s' (edge-sim policies)", tok);
 		pol[n++] = (u32)p;
 	}
 	return n;
 }
 
-static bool selected(const char *list, const char *name)
+bool claius_selected(const char *list, const char *name)
 {
 	char buf[256], *tok, *save = NULL;
 
@@ -589,7 +564,7 @@ static bool selected(const char *list, const char *name)
 	return false;
 }
 
-/* One service (instance 1) beside g.ninst instances of one batch app. */
+/* One service (instance 1) beside cl_g.ninst instances of one batch app. */
 static void pairs(const u32 *pol, u32 np, const char *svcs, const char *bats,
 		  const char *trace_pair)
 {
@@ -598,83 +573,36 @@ static void pairs(const u32 *pol, u32 np, const char *svcs, const char *bats,
 	char name[40];
 
 	printf("service,batch,policy,p99_us,target_us,p99_per_target,violated,util_pct\n");
-	for (s = 0; s < g.nr; s++) {
-		if (!g.app[s].qos || !selected(svcs, g.app[s].name))
+	for (s = 0; s < cl_g.nr; s++) {
+		if (!cl_g.app[s].qos || !claius_selected(svcs, cl_g.app[s].name))
 			continue;
-		measure(s);
-		for (b = 0; b < g.nr; b++) {
-			u64 tgt = g.app[s].alone_p99 * g.mult_pct / 100;
+		claius_measure(s);
+		for (b = 0; b < cl_g.nr; b++) {
+			u64 tgt = cl_g.app[s].alone_p99 * cl_g.mult_pct / 100;
 
-			if (g.app[b].qos || !selected(bats, g.app[b].name))
+			if (cl_g.app[b].qos || !claius_selected(bats, cl_g.app[b].name))
 				continue;
-			measure(b);
+			claius_measure(b);
 			ids[0] = s;
-			for (i = 1; i <= g.ninst; i++)
+			for (i = 1; i <= cl_g.ninst; i++)
 				ids[i] = b;
-			snprintf(name, sizeof(name), "%s+%s", g.app[s].name,
-				 g.app[b].name);
+			snprintf(name, sizeof(name), "%s+%s", cl_g.app[s].name,
+				 cl_g.app[b].name);
 			for (j = 0; j < np; j++) {
 				double rate = 0;
 
-				run(ids, g.ninst + 1, pol[j], gap_ns(&g.app[s]),
+				claius_run(ids, cl_g.ninst + 1, pol[j], claius_gap_ns(&cl_g.app[s]),
 				    trace_pair && !strcmp(trace_pair, name), &o);
-				for (i = 2; i <= g.ninst + 1; i++)
+				for (i = 2; i <= cl_g.ninst + 1; i++)
 					rate += o.rate[i];
 				printf("%s,%s,%s,%llu,%llu,%.3f,%d,%.1f\n",
-				       g.app[s].name, g.app[b].name,
+				       cl_g.app[s].name, cl_g.app[b].name,
 				       edge_tb_policy_name(pol[j]),
 				       (unsigned long long)(o.p99[1] / NS_PER_US),
 				       (unsigned long long)(tgt / NS_PER_US),
 				       (double)o.p99[1] / (double)tgt,
 				       o.p99[1] > tgt,
-				       100.0 * rate * 1e6 / (double)g.app[b].alone_rate);
-			}
-		}
-	}
-}
-
-/* Two services beside two instances of one batch app: the 15 groups. */
-static void groups(const u32 *pol, u32 np, const char *bats)
-{
-	u32 s1, s2, b, i, j, ids[MAX_INST];
-	struct outcome o;
-
-	for (b = 0; b < g.nr && (g.app[b].qos || !selected(bats, g.app[b].name)); b++)
-		;
-	if (b == g.nr)
-		cdie("no batch application");
-	measure(b);
-	printf("service1,service2,batch,policy,p99_per_target1,p99_per_target2,violated,util_pct\n");
-	for (s1 = 0; s1 < g.nr; s1++) {
-		for (s2 = s1 + 1; s2 < g.nr; s2++) {
-			u64 t1, t2, gap;
-			double rate = 0;
-
-			if (!g.app[s1].qos || !g.app[s2].qos)
-				continue;
-			measure(s1);
-			measure(s2);
-			t1 = g.app[s1].alone_p99 * g.mult_pct / 100;
-			t2 = g.app[s2].alone_p99 * g.mult_pct / 100;
-			ids[0] = s1;
-			ids[1] = s2;
-			for (i = 2; i < 2 + g.ninst; i++)
-				ids[i] = b;
-			/* Each service at its own rate; the longer gap drives both. */
-			gap = gap_ns(&g.app[s1]) > gap_ns(&g.app[s2]) ?
-			      gap_ns(&g.app[s1]) : gap_ns(&g.app[s2]);
-			for (j = 0; j < np; j++) {
-				run(ids, g.ninst + 2, pol[j], gap, false, &o);
-				for (rate = 0, i = 3; i <= g.ninst + 2; i++)
-					rate += o.rate[i];
-				printf("%s,%s,%s,%s,%.3f,%.3f,%d,%.1f\n",
-				       g.app[s1].name, g.app[s2].name,
-				       g.app[b].name, edge_tb_policy_name(pol[j]),
-				       (double)o.p99[1] / (double)t1,
-				       (double)o.p99[2] / (double)t2,
-				       o.p99[1] > t1 || o.p99[2] > t2,
-				       100.0 * rate * 1e6 * g.ninst /
-				       (double)g.app[b].alone_rate / 2);
+				       100.0 * rate * 1e6 / (double)cl_g.app[b].alone_rate);
 			}
 		}
 	}
@@ -685,22 +613,23 @@ static void table(void)
 	u32 i, t, q;
 
 	printf("app,task,quota_pct,ns,bw_mbs\n");
-	for (i = 0; i < g.nr; i++)
-		for (t = 0; t < g.app[i].n; t++)
+	for (i = 0; i < cl_g.nr; i++)
+		for (t = 0; t < cl_g.app[i].n; t++)
 			for (q = 1; q <= EDGE_QUOTA_STEPS; q++)
-				printf("%s,%u,%u,%llu,%llu\n", g.app[i].name,
+				printf("%s,%u,%u,%llu,%llu\n", cl_g.app[i].name,
 				       t + 1, q * 10,
-				       (unsigned long long)g.app[i].prof[1][t].ns[q - 1],
-				       (unsigned long long)g.app[i].prof[1][t].bw_mbs[q - 1]);
+				       (unsigned long long)cl_g.app[i].prof[1][t].ns[q - 1],
+				       (unsigned long long)cl_g.app[i].prof[1][t].bw_mbs[q - 1]);
 }
 
 static void cusage(void)
 {
 	fputs("usage: edge-sim claius [-q QUERIES] [-m TARGET_PCT] [-l LOAD_PCT] [-i INSTANCES]\n"
-	      "         [-s SEED] [-P POLICY,...] [-S SERVICE,...] [-B BATCH,...]\n"
+	      "         [-s SEED] [-P POLICY,...] [-S SERVICE,...] [-B BATCH,...] [-F]\n"
 	      "         [-T TRACE.csv -t SERVICE+BATCH] APPS pairs|groups|table\n"
 	      "  pairs: one service beside INSTANCES copies of one batch app, every pair\n"
-	      "  groups: two services beside INSTANCES copies of the first batch app (-B)\n"
+	      "  groups: two services beside INSTANCES copies of the first batch app (-B);\n"
+	      "          static-opt searches the services' split (-F: every split)\n"
 	      "  table: the predictor table (isolated runs); its build time on stderr\n",
 	      stderr);
 	exit(2);
@@ -713,18 +642,19 @@ int claiusim_main(int argc, char **argv)
 	u32 pol[EDGE_TBP_NR], np;
 	int c;
 
-	g.queries = 24;
-	g.mult_pct = 340;
-	g.load_pct = 25;
-	g.ninst = 4;
-	g.seed = 1;
-	while ((c = getopt(argc, argv, "q:m:l:i:s:P:S:B:T:t:")) != -1) {
+	cl_g.queries = 24;
+	cl_g.mult_pct = 340;
+	cl_g.load_pct = 25;
+	cl_g.ninst = 4;
+	cl_g.seed = 1;
+	while ((c = getopt(argc, argv, "q:m:l:i:s:P:S:B:T:t:F")) != -1) {
 		switch (c) {
-		case 'q': g.queries = (u32)atoi(optarg); break;
-		case 'm': g.mult_pct = (u32)atoi(optarg); break;
-		case 'l': g.load_pct = (u32)atoi(optarg); break;
-		case 'i': g.ninst = (u32)atoi(optarg); break;
-		case 's': g.seed = strtoull(optarg, NULL, 0); break;
+		case 'F': cl_g.full = true; break;
+		case 'q': cl_g.queries = (u32)atoi(optarg); break;
+		case 'm': cl_g.mult_pct = (u32)atoi(optarg); break;
+		case 'l': cl_g.load_pct = (u32)atoi(optarg); break;
+		case 'i': cl_g.ninst = (u32)atoi(optarg); break;
+		case 's': cl_g.seed = strtoull(optarg, NULL, 0); break;
 		case 'P': pols = optarg; break;
 		case 'S': svcs = optarg; break;
 		case 'B': bats = optarg; break;
@@ -733,30 +663,30 @@ int claiusim_main(int argc, char **argv)
 		default: cusage();
 		}
 	}
-	if (argc - optind != 2 || !g.queries || g.queries > MAX_Q ||
-	    !g.mult_pct || !g.load_pct || !g.ninst || g.ninst + 2 > MAX_INST)
+	if (argc - optind != 2 || !cl_g.queries || cl_g.queries > MAX_Q ||
+	    !cl_g.mult_pct || !cl_g.load_pct || !cl_g.ninst || cl_g.ninst + 2 > MAX_INST)
 		cusage();
 	load(argv[optind]);
-	if (!g.p || !g.nr)
-		cdie("no preset or no applications in %s", argv[optind]);
+	if (!cl_g.p || !cl_g.nr)
+		claius_die("no preset or no applications in %s", argv[optind]);
 	np = parse_policies(pols, pol);
 	if (tfile) {
-		g.trace = fopen(tfile, "w");
-		if (!g.trace)
-			cdie("cannot write %s", tfile);
-		fprintf(g.trace, "service,policy,query,t_us,task,quota_pct_or_latency_us\n");
+		cl_g.trace = fopen(tfile, "w");
+		if (!cl_g.trace)
+			claius_die("cannot write %s", tfile);
+		fprintf(cl_g.trace, "service,policy,query,t_us,task,quota_pct_or_latency_us\n");
 	}
 	build_table();
-	fprintf(stderr, "claius_table_seconds=%.3f\n", g.table_s);
+	fprintf(stderr, "claius_table_seconds=%.3f\n", cl_g.table_s);
 	if (!strcmp(argv[optind + 1], "pairs"))
 		pairs(pol, np, svcs, bats, tpair);
 	else if (!strcmp(argv[optind + 1], "groups"))
-		groups(pol, np, bats);
+		claius_groups(pol, np, bats);
 	else if (!strcmp(argv[optind + 1], "table"))
 		table();
 	else
 		cusage();
-	if (g.trace)
-		fclose(g.trace);
+	if (cl_g.trace)
+		fclose(cl_g.trace);
 	return 0;
 }
