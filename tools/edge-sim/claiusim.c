@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdarg.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,18 +31,6 @@
 static const u32 size_pct[SIZES] = { 60, 100, 140 };
 
 struct claius_g cl_g;
-
-void claius_die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("edge-sim claius: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
 
 /* "task tbs=N threads=T tb_us=U mem=PCT bw=MBS corun=PCT rsd=PCT smem=B" */
 static void parse_task(struct capp *a, char *rest)

@@ -11,6 +11,7 @@
 #include "gpu/preset.h"
 #include "rng.h"
 #include "gpu/simt.h"
+#include "simutil.h"
 
 #define MAX_APPS	16
 #define SIZES		3		/* query input classes */
@@ -55,7 +56,7 @@ struct outcome {
 	bool missed;			/* ended early: a stop_over missed */
 };
 
-void claius_die(const char *fmt, ...);
+#define claius_die(...)	sim_die("edge-sim claius", __VA_ARGS__)
 void claius_run(const u32 *ids, u32 n, u32 policy, u64 span, bool trace,
 		struct outcome *o);
 void claius_measure(u32 id);
