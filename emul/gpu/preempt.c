@@ -124,19 +124,22 @@ static u32 age_rank(const struct edge_core *c, const struct edge_tb *tb, u32 w)
 	return total > 1 ? older * 1000 / (total - 1) : 0;
 }
 
-static bool victim_ok(const struct edge_simt *s, const struct edge_tb *tb,
-		      const struct edge_kinst *ki)
+/*
+ * A TB ending at or before this time is exiting: its warps finish on
+ * their own.  ns2cyc(left) < EXIT_CYCLES, with ns2cyc(ns) = ceil(ns *
+ * khz / 10^6), is left * khz <= (EXIT_CYCLES - 1) * 10^6: one compare a
+ * candidate, the division once a search, not a conversion per TB.
+ */
+static u64 exit_limit(const struct edge_simt *s)
 {
-	u64 left = tb->end > s->eng->now ? tb->end - s->eng->now : 0;
+	return s->eng->now + edge_div64((EDGE_EXIT_CYCLES - 1) * 1000000ULL,
+					s->p->clock_khz);
+}
 
-	/*
-	 * Exiting warps finish on their own: ns2cyc(left) < EXIT_CYCLES.
-	 * ns2cyc(ns) is ceil(ns * khz / 10^6), so that is left * khz <=
-	 * (EXIT_CYCLES - 1) * 10^6: one compare, not a conversion per TB.
-	 */
-	if (left <= edge_div64((EDGE_EXIT_CYCLES - 1) * 1000000ULL,
-			       s->p->clock_khz) || tb->done_pending ||
-	    tb->suspending)
+static bool victim_ok(const struct edge_tb *tb, const struct edge_kinst *ki,
+		      u64 exiting)
+{
+	if (tb->end <= exiting || tb->done_pending || tb->suspending)
 		return false;
 	if (tb->preempted >= tb->warps)
 		return false;
@@ -152,7 +155,7 @@ static struct edge_tb *select_best(struct edge_simt *s, struct edge_core *c,
 	struct edge_tb *best = NULL, *next;
 	struct edge_vstate cand;
 	bool first = true;
-	u64 after = 0;
+	u64 after = 0, exiting = exit_limit(s);
 	u32 i;
 
 	for (;;) {
@@ -160,7 +163,7 @@ static struct edge_tb *select_best(struct edge_simt *s, struct edge_core *c,
 		for (i = 0; i < c->nr_tbs; i++) {
 			struct edge_tb *tb = c->tb[i];
 
-			if (!victim_ok(s, tb, ki))
+			if (!victim_ok(tb, ki, exiting))
 				continue;
 			if (!first && tb->launch_order <= after)
 				continue;
@@ -194,27 +197,28 @@ static struct edge_tb *select_victim(struct edge_simt *s, struct edge_core *c,
 				     struct edge_vstate *v)
 {
 	struct edge_tb *pick = NULL;
+	bool oldest = s->cfg.victim == EDGE_VICTIM_OLDEST;
+	u64 exiting;
 	u32 i;
 
 	if (s->cfg.victim == EDGE_VICTIM_BEST)
 		return select_best(s, c, ki, v);
+	if (!oldest && s->cfg.victim != EDGE_VICTIM_NEWEST)
+		return NULL;
+	exiting = exit_limit(s);
+	/*
+	 * The age compare first: a TB that would not replace the pick is
+	 * not tested at all (launch orders are unique, and the test has no
+	 * side effects, so the pick is the same).
+	 */
 	for (i = 0; i < c->nr_tbs; i++) {
 		struct edge_tb *tb = c->tb[i];
 
-		if (!victim_ok(s, tb, ki))
+		if (pick && (oldest ? tb->launch_order > pick->launch_order :
+				      tb->launch_order < pick->launch_order))
 			continue;
-		switch (s->cfg.victim) {
-		case EDGE_VICTIM_OLDEST:
-			if (!pick || tb->launch_order < pick->launch_order)
-				pick = tb;
-			break;
-		case EDGE_VICTIM_NEWEST:
-			if (!pick || tb->launch_order > pick->launch_order)
-				pick = tb;
-			break;
-		default:
-			break;
-		}
+		if (victim_ok(tb, ki, exiting))
+			pick = tb;
 	}
 	if (pick) {
 		u32 w = s->cfg.victim == EDGE_VICTIM_OLDEST ?
