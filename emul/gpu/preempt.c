@@ -243,10 +243,9 @@ static struct edge_ewarp *slot_of(struct edge_simt *s, u32 obj)
  * the next event anyway (edge_engine_fold()): then it is not queued and
  * true is returned, and the caller runs it now.
  */
-static bool ew_enter(struct edge_simt *s, u32 obj, u32 state, u64 cycles,
-		     bool last)
+static bool ew_enter(struct edge_simt *s, struct edge_ewarp *ew, u32 obj,
+		     u32 state, u64 cycles, bool last)
 {
-	struct edge_ewarp *ew = slot_of(s, obj);
 	u64 ns = cycles ? edge_simt_cyc2ns(s, cycles) : 0;
 	int ret;
 
@@ -300,20 +299,19 @@ static void ew_release(struct edge_simt *s, u32 obj)
 }
 
 /* One step; true when the next one is to run now, in place. */
-static bool ew_step(struct edge_simt *s, u32 obj)
+static bool ew_step(struct edge_simt *s, struct edge_ewarp *ew, u32 obj)
 {
-	struct edge_ewarp *ew = slot_of(s, obj);
 	struct edge_kinst *ki = ew->ki;
 
 	switch (ew->state) {
 	case EDGE_PS_SELECT_WARP:
-		return ew_enter(s, obj, EDGE_PS_FLUSH_PIPELINE,
+		return ew_enter(s, ew, obj, EDGE_PS_FLUSH_PIPELINE,
 				ew->flush_cycles, true);
 	case EDGE_PS_FLUSH_PIPELINE:
-		return ew_enter(s, obj, EDGE_PS_SAVE_HW_CTX,
+		return ew_enter(s, ew, obj, EDGE_PS_SAVE_HW_CTX,
 				ew->saved ? ew->ctx_cycles : 0, true);
 	case EDGE_PS_SAVE_HW_CTX:
-		return ew_enter(s, obj, EDGE_PS_LAUNCH_IWARP, 0, true);
+		return ew_enter(s, ew, obj, EDGE_PS_LAUNCH_IWARP, 0, true);
 	case EDGE_PS_LAUNCH_IWARP: {
 		u64 lat = edge_simt_ns2cyc(s, s->eng->now - ki->arrival);
 
@@ -321,16 +319,16 @@ static bool ew_step(struct edge_simt *s, u32 obj)
 		ki->started = true;
 		edge_lat_add(&s->st.sched, lat);
 		edge_lat_add(&s->st.tag[ki->tag].sched, lat);
-		return ew_enter(s, obj, EDGE_PS_IWARP_RUNNING, ew->run_cycles,
+		return ew_enter(s, ew, obj, EDGE_PS_IWARP_RUNNING, ew->run_cycles,
 				true);
 	}
 	case EDGE_PS_IWARP_RUNNING:
-		return ew_enter(s, obj, EDGE_PS_IWARP_COMPLETING, 0, true);
+		return ew_enter(s, ew, obj, EDGE_PS_IWARP_COMPLETING, 0, true);
 	case EDGE_PS_IWARP_COMPLETING:
 		ew->ki = NULL;
 		edge_simt_kernel_done(s, ki, EDGE_CQE_DONE);
 		if (ew->victim && !ew->orphan)
-			return ew_enter(s, obj, EDGE_PS_RESTORE_HW_CTX,
+			return ew_enter(s, ew, obj, EDGE_PS_RESTORE_HW_CTX,
 					ew->saved ? ew->ctx_cycles : 0, true);
 		ew_release(s, obj);
 		edge_simt_schedule(s);
@@ -354,7 +352,7 @@ void edge_preempt_step(struct edge_simt *s, const struct edge_ev *ev)
 	ew = slot_of(s, ev->obj);
 	if (ew->gen != ev->gen || ew->state != ev->aux)
 		return;
-	while (ew_step(s, ev->obj))
+	while (ew_step(s, ew, ev->obj))
 		;
 }
 
@@ -456,7 +454,7 @@ static bool place_free(struct edge_simt *s, struct edge_kinst *ki)
 		ew_claim(s, ki, ew, iso);
 		s->rr_ew = (core + 1) % n;
 		s->st.ewarps_free++;
-		ew_enter(s, core * EDGE_EWARP_PER_CORE + (u32)slot,
+		ew_enter(s, ew, core * EDGE_EWARP_PER_CORE + (u32)slot,
 			 EDGE_PS_LAUNCH_IWARP, 0, false);
 		return true;
 	}
@@ -526,7 +524,7 @@ static bool place_preempt(struct edge_simt *s, struct edge_kinst *ki)
 		}
 		ew_claim(s, ki, ew, iso);
 		s->rr_ew = (core + 1) % n;
-		ew_enter(s, core * EDGE_EWARP_PER_CORE + (u32)slot,
+		ew_enter(s, ew, core * EDGE_EWARP_PER_CORE + (u32)slot,
 			 EDGE_PS_SELECT_WARP, EDGE_SELECT_CYCLES, false);
 		return true;
 	}
