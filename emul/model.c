@@ -496,6 +496,37 @@ void edge_model_schedule(struct edge_model *m)
 	edge_simt_schedule(&m->simt);
 }
 
+/**
+ * edge_model_schedule_run() - the scheduling pass, then run what is due
+ * @m: the model
+ * @to_next: run to the next event's time after the pass (virtual time),
+ *	else to now
+ * @budget: at most this many model events
+ *
+ * edge_model_schedule() then edge_model_run_budget(m, until, @budget),
+ * with until edge_model_next_time() after the pass (@to_next) or
+ * edge_model_now(), as a front-end step that consumed something does.
+ * Nothing happens between the two, so event warps the pass puts on free
+ * resources start in place (edge_simt_schedule_tail()): the same events
+ * in the same order, those counted against @budget as events.
+ *
+ * Return: the model events run.
+ */
+u32 edge_model_schedule_run(struct edge_model *m, bool to_next, u32 budget)
+{
+	u64 until;
+	u32 n;
+
+	m->eng.fold_left = budget;
+	m->eng.folded = 0;
+	edge_simt_schedule_tail(&m->simt);
+	n = m->eng.folded;
+	m->eng.fold_left = ~0U;
+	/* A launch that ran in place was due now: the run stops at now. */
+	until = to_next && !n ? edge_engine_next_time(&m->eng) : m->eng.now;
+	return n + edge_model_run_budget(m, until, budget - n);
+}
+
 /* Consume every rung doorbell and schedule; returns the events dispatched. */
 u32 edge_model_poll(struct edge_model *m)
 {

@@ -195,6 +195,32 @@ int edge_engine_push(struct edge_engine *e, u64 time, u32 kind, u32 obj,
 }
 
 /*
+ * Queue an event with an order number taken earlier
+ * (edge_engine_take_order()).  Never into the FIFO, which must stay
+ * sorted: a heap takes any order, and a pop still takes the earliest.
+ */
+int edge_engine_push_ordered(struct edge_engine *e, u64 time, u64 order,
+			     u32 kind, u32 obj, u32 aux, u32 gen)
+{
+	struct edge_ev ev;
+
+	if (e->len >= e->cap)
+		return -ENOSPC;
+	ev.time = time < e->now ? e->now : time;
+	ev.order = order;
+	ev.kind = kind;
+	ev.obj = obj;
+	ev.aux = aux;
+	ev.gen = gen;
+	if (is_far(kind))
+		sift_up(e->far, e->n_far++, &ev);
+	else
+		sift_up(e->heap, e->n_near++, &ev);
+	e->len++;
+	return 0;
+}
+
+/*
  * The earliest event of the three, NULL when all are empty.  Always
  * inlined: it runs twice a step, and a call cost more than the compares.
  */

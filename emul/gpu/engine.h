@@ -63,6 +63,8 @@ void edge_engine_fini(struct edge_engine *e);
 int edge_engine_reserve(struct edge_engine *e, u32 cap);
 int edge_engine_push(struct edge_engine *e, u64 time, u32 kind, u32 obj,
 		     u32 aux, u32 gen);
+int edge_engine_push_ordered(struct edge_engine *e, u64 time, u64 order,
+			     u32 kind, u32 obj, u32 aux, u32 gen);
 u64 edge_engine_next_time(const struct edge_engine *e);
 bool edge_engine_pop_due(struct edge_engine *e, u64 until,
 			 struct edge_ev *out);
@@ -71,6 +73,24 @@ u32 edge_engine_remove_obj(struct edge_engine *e, u32 kind, u32 obj);
 u32 edge_engine_remove_if(struct edge_engine *e, u32 kind,
 			  bool (*drop)(u32 obj, void *arg), void *arg);
 void edge_engine_advance(struct edge_engine *e, u64 now);
+
+/*
+ * The queue-order number a push would take now: a step held back to
+ * run in place later (gpu/preempt.c) keeps its place among ties, and is
+ * queued with it (edge_engine_push_ordered()) when it cannot run.
+ */
+static inline u64 edge_engine_take_order(struct edge_engine *e)
+{
+	return e->next_order++;
+}
+
+/* Nothing queued is due by now: the FIFO empty, no root at or before now. */
+static inline bool edge_engine_none_due(const struct edge_engine *e)
+{
+	return e->q_head == e->q_tail &&
+	       !(e->n_near && e->heap[0].time <= e->now) &&
+	       !(e->n_far && e->far[0].time <= e->now);
+}
 
 /*
  * A handler that would queue, as its last act, an event for the current
@@ -86,9 +106,7 @@ void edge_engine_advance(struct edge_engine *e, u64 now);
  */
 static inline bool edge_engine_fold(struct edge_engine *e)
 {
-	if (!e->fold_left || e->q_head != e->q_tail ||
-	    (e->n_near && e->heap[0].time <= e->now) ||
-	    (e->n_far && e->far[0].time <= e->now))
+	if (!e->fold_left || !edge_engine_none_due(e))
 		return false;
 	e->fold_left--;
 	e->folded++;

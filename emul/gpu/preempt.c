@@ -299,7 +299,8 @@ static void ew_release(struct edge_simt *s, u32 obj)
 }
 
 /* One step; true when the next one is to run now, in place. */
-static bool ew_step(struct edge_simt *s, struct edge_ewarp *ew, u32 obj)
+static __always_inline bool ew_step(struct edge_simt *s, struct edge_ewarp *ew,
+				    u32 obj)
 {
 	struct edge_kinst *ki = ew->ki;
 
@@ -331,11 +332,11 @@ static bool ew_step(struct edge_simt *s, struct edge_ewarp *ew, u32 obj)
 			return ew_enter(s, ew, obj, EDGE_PS_RESTORE_HW_CTX,
 					ew->saved ? ew->ctx_cycles : 0, true);
 		ew_release(s, obj);
-		edge_simt_schedule(s);
+		edge_simt_schedule_tail(s);
 		return false;
 	case EDGE_PS_RESTORE_HW_CTX:
 		ew_release(s, obj);
-		edge_simt_schedule(s);
+		edge_simt_schedule_tail(s);
 		return false;
 	default:
 		EDGE_ASSERT(0);
@@ -354,6 +355,55 @@ void edge_preempt_step(struct edge_simt *s, const struct edge_ev *ev)
 		return;
 	while (ew_step(s, ew, ev->obj))
 		;
+}
+
+/*
+ * The launches a tail pass held back (edge_simt_schedule_tail()), each
+ * with the queue order its LAUNCH_IWARP event would have had.  Queued
+ * for now, they would be the next events popped, in that order, when
+ * nothing queued is due by now (the pass queues nothing for now, or
+ * they could not run first); and after the pass nothing is queued before
+ * that pop.  So each runs here, as its pop would, counted against the
+ * caller's budget as an event (@e->fold_left, @e->folded): the same
+ * steps, times, draws and statistics, without a push, a pop and a
+ * dispatch.  While more wait, a launch's own next step may not run in
+ * place (those would pop first); what cannot run is queued with its
+ * order, which keeps every tie as it was.
+ */
+void edge_preempt_run_deferred(struct edge_simt *s)
+{
+	struct edge_engine *e = s->eng;
+	u32 n = s->nr_deferred, i, left;
+	bool now = edge_engine_none_due(e);
+	int ret;
+
+	s->nr_deferred = 0;
+	s->in_deferred = true;
+	for (i = 0; i < n; i++) {
+		u32 obj = s->deferred[i];
+		struct edge_ewarp *ew = slot_of(s, obj);
+
+		if (!now || !e->fold_left) {
+			now = false;
+			ret = edge_engine_push_ordered(e, e->now,
+						       s->deferred_order[i],
+						       EDGE_EV_EWARP, obj,
+						       EDGE_PS_LAUNCH_IWARP,
+						       ew->gen);
+			EDGE_ASSERT(!ret);
+			continue;
+		}
+		e->fold_left--;
+		e->folded++;
+		left = e->fold_left;
+		if (i + 1 < n)
+			e->fold_left = 0;
+		while (ew_step(s, ew, obj))
+			;
+		if (i + 1 < n)
+			e->fold_left = left;
+	}
+	s->in_deferred = false;
 }
 
 /* Event warps running on @c: they all issue at the top priority. */
@@ -432,6 +482,7 @@ static bool place_free(struct edge_simt *s, struct edge_kinst *ki)
 		struct edge_ewarp *ew;
 		u64 iso;
 		int slot;
+		u32 obj;
 
 		if (!core_serves_events(s, c) || !warp_fits(s, c, ki))
 			continue;
@@ -454,8 +505,17 @@ static bool place_free(struct edge_simt *s, struct edge_kinst *ki)
 		ew_claim(s, ki, ew, iso);
 		s->rr_ew = (core + 1) % n;
 		s->st.ewarps_free++;
-		ew_enter(s, ew, core * EDGE_EWARP_PER_CORE + (u32)slot,
-			 EDGE_PS_LAUNCH_IWARP, 0, false);
+		obj = core * EDGE_EWARP_PER_CORE + (u32)slot;
+		if (s->defer_launch && s->nr_deferred < EDGE_DEFERRED) {
+			/* Queued in all but the engine: see run_deferred. */
+			ew->state = EDGE_PS_LAUNCH_IWARP;
+			ew->gen++;
+			s->deferred[s->nr_deferred] = obj;
+			s->deferred_order[s->nr_deferred++] =
+				edge_engine_take_order(s->eng);
+		} else {
+			ew_enter(s, ew, obj, EDGE_PS_LAUNCH_IWARP, 0, false);
+		}
 		return true;
 	}
 	return false;

@@ -657,11 +657,14 @@ void edge_simt_kdu_leave(struct edge_simt *s, struct edge_kinst *ki)
 void edge_simt_schedule(struct edge_simt *s)
 {
 	struct edge_kinst *ki, *next;
+	bool tail = s->tail_pass;
 	bool reserve = s->cfg.sched == EDGE_SCHED_RESERVE;
 	s32 block_prio = -1;	/* waiting events hold back TBs up to this */
 	bool tbs_blocked = false, ew_failed = false, capped;
 	u32 fail_regs = 0, fail_smem = 0;
 
+	s->tail_pass = false;
+	s->defer_launch = tail && !s->in_deferred;
 	for (ki = s->queue; ki; ki = next) {
 		next = ki->next;
 		if (ki->ewarp) {
@@ -738,6 +741,22 @@ void edge_simt_schedule(struct edge_simt *s)
 		edge_simt_kdu_leave(s, ki);
 	}
 	settle_pass(s);
+	s->defer_launch = false;
+	if (s->nr_deferred)
+		edge_preempt_run_deferred(s);
+}
+
+/*
+ * A scheduling pass that is the last act of an engine event's handler
+ * (or of edge_model_schedule_run()): nothing is queued or changed after
+ * it before the next event is popped, so the launches of event warps it
+ * places on free resources may run in place at its end when they would
+ * be the next events popped (edge_preempt_run_deferred()).
+ */
+void edge_simt_schedule_tail(struct edge_simt *s)
+{
+	s->tail_pass = true;
+	edge_simt_schedule(s);
 }
 
 static void on_ready(struct edge_simt *s, const struct edge_ev *ev)
@@ -749,7 +768,7 @@ static void on_ready(struct edge_simt *s, const struct edge_ev *ev)
 	ki->queued = true;
 	edge_simt_queue_insert(s, ki);
 	ew_queued(s, ki);
-	edge_simt_schedule(s);
+	edge_simt_schedule_tail(s);
 }
 
 static void on_tb_done(struct edge_simt *s, const struct edge_ev *ev)
@@ -774,7 +793,7 @@ static void on_tb_done(struct edge_simt *s, const struct edge_ev *ev)
 		return;
 	}
 	edge_simt_tb_finish(s, tb);
-	edge_simt_schedule(s);
+	edge_simt_schedule_tail(s);
 }
 
 /* Returns false for an event that is not the SIMT model's. */

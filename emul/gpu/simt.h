@@ -24,6 +24,7 @@
 #define EDGE_KDU_RUNNING	32	/* kernels the KDU dispatches from */
 #define EDGE_EWARP_PENDING	1024	/* warp-level events waiting */
 #define EDGE_EWARP_PER_CORE	4	/* pending event warp table (Fig. 9) */
+#define EDGE_DEFERRED		8	/* launches a pass runs in place */
 #define EDGE_SIMT_TAGS		64	/* per-kernel statistics slots */
 
 enum edge_sched {
@@ -258,6 +259,17 @@ struct edge_simt {
 	u32 free_susp;		/* free list of susp, EDGE_SUSP_NONE at end */
 	u64 bw_resident;	/* resident TBs' memory demand, MB/s (membw.c) */
 	struct edge_app *apps;	/* applications sharing it (gpu/quota.h) */
+	/*
+	 * Launches of event warps a pass held back to run in place at its
+	 * end (gpu/preempt.c, edge_preempt_run_deferred()), with the queue
+	 * order each would have had.
+	 */
+	bool tail_pass;		/* the next pass is its handler's last act */
+	bool defer_launch;	/* this pass holds launches back */
+	bool in_deferred;	/* running them: passes inside hold none */
+	u32 nr_deferred;
+	u32 deferred[EDGE_DEFERRED];
+	u64 deferred_order[EDGE_DEFERRED];
 	struct edge_simt_stats st;
 };
 
@@ -279,6 +291,7 @@ int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 void edge_simt_rerank(struct edge_simt *s,
 		      bool (*rank)(u64 cookie, u64 *out, void *arg), void *arg);
 void edge_simt_schedule(struct edge_simt *s);
+void edge_simt_schedule_tail(struct edge_simt *s);
 bool edge_simt_handle(struct edge_simt *s, const struct edge_ev *ev);
 u32 edge_simt_cancel(struct edge_simt *s,
 		     bool (*match)(u64 cookie, void *arg), void *arg);
