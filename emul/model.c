@@ -425,6 +425,17 @@ u32 edge_model_consume(struct edge_model *m)
 	u32 n = 0, i;
 
 	/*
+	 * The usual step of a user entry's front end: one summary word,
+	 * nothing in it, no poll of every entry due.  What the rest would
+	 * do then is count the step.
+	 */
+	if (!live && m->nr_sum == 1 && !m->scan_all &&
+	    m->scan_steps + 1 < EDGE_DB_SCAN_STEPS &&
+	    !edge_read_once(*m->sum[0])) {
+		m->scan_steps++;
+		return 0;
+	}
+	/*
 	 * The entries whose producers said they rang (the summaries' bits,
 	 * taken), those without a summary, and every entry once every
 	 * EDGE_DB_SCAN_STEPS steps or when asked (edge_model_rescan()):
@@ -522,7 +533,12 @@ u32 edge_model_schedule_run(struct edge_model *m, bool to_next, u32 budget)
 	edge_simt_schedule_tail(&m->simt);
 	n = m->eng.folded;
 	m->eng.fold_left = ~0U;
-	/* A launch that ran in place was due now: the run stops at now. */
+	/*
+	 * A launch that ran in place was due now: the run stops at now, and
+	 * when nothing queued is due by then it would pop nothing.
+	 */
+	if (n && edge_engine_none_due(&m->eng))
+		return n;
 	until = to_next && !n ? edge_engine_next_time(&m->eng) : m->eng.now;
 	return n + edge_model_run_budget(m, until, budget - n);
 }

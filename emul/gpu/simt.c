@@ -664,6 +664,9 @@ void edge_simt_schedule(struct edge_simt *s)
 	u32 fail_regs = 0, fail_smem = 0;
 
 	s->tail_pass = false;
+	/* Nothing queued: a pass places nothing (TBs are settled by each). */
+	if (!s->queue)
+		return;
 	s->defer_launch = tail && !s->in_deferred;
 	for (ki = s->queue; ki; ki = next) {
 		next = ki->next;
