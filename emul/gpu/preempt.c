@@ -243,8 +243,9 @@ static struct edge_ewarp *slot_of(struct edge_simt *s, u32 obj)
  * the next event anyway (edge_engine_fold()): then it is not queued and
  * true is returned, and the caller runs it now.
  */
-static bool ew_enter(struct edge_simt *s, struct edge_ewarp *ew, u32 obj,
-		     u32 state, u64 cycles, bool last)
+static __always_inline bool ew_enter(struct edge_simt *s,
+				     struct edge_ewarp *ew, u32 obj,
+				     u32 state, u64 cycles, bool last)
 {
 	u64 ns = cycles ? edge_simt_cyc2ns(s, cycles) : 0;
 	int ret;

@@ -13,29 +13,6 @@
 #include "gpu/simt.h"
 #include "gpu/preempt.h"
 
-u64 edge_simt_cyc2ns(const struct edge_simt *s, u64 cycles)
-{
-	/* Split: a stretched TB (~2^49 cycles) times 10^6 overflows u64. */
-	u64 q = edge_div64(cycles, s->p->clock_khz);
-
-	return q * 1000000ULL +
-	       edge_div64((cycles - q * s->p->clock_khz) * 1000000ULL,
-			  s->p->clock_khz);
-}
-
-/*
- * Rounds up: cyc2ns() rounds down, so below 1 GHz a cycle count survives
- * the round trip exactly (a 2-cycle step reads back as 2, not 1).
- */
-u64 edge_simt_ns2cyc(const struct edge_simt *s, u64 ns)
-{
-	u64 q = edge_div64(ns, 1000000);
-
-	return q * s->p->clock_khz +
-	       edge_div64((ns - q * 1000000) * s->p->clock_khz + 999999,
-			  1000000);
-}
-
 void edge_simt_default_cfg(struct edge_simt_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));

@@ -292,16 +292,39 @@ void edge_simt_rerank(struct edge_simt *s,
 		      bool (*rank)(u64 cookie, u64 *out, void *arg), void *arg);
 void edge_simt_schedule(struct edge_simt *s);
 void edge_simt_schedule_tail(struct edge_simt *s);
+
+/* Inline: an event warp's every step converts its length. */
+static inline u64 edge_simt_cyc2ns(const struct edge_simt *s, u64 cycles)
+{
+	/* Split: a stretched TB (~2^49 cycles) times 10^6 overflows u64. */
+	u64 q = edge_div64(cycles, s->p->clock_khz);
+
+	return q * 1000000ULL +
+	       edge_div64((cycles - q * s->p->clock_khz) * 1000000ULL,
+			  s->p->clock_khz);
+}
+
+/*
+ * Rounds up: cyc2ns() rounds down, so below 1 GHz a cycle count survives
+ * the round trip exactly (a 2-cycle step reads back as 2, not 1).
+ */
+static inline u64 edge_simt_ns2cyc(const struct edge_simt *s, u64 ns)
+{
+	u64 q = edge_div64(ns, 1000000);
+
+	return q * s->p->clock_khz +
+	       edge_div64((ns - q * 1000000) * s->p->clock_khz + 999999,
+			  1000000);
+}
+
 bool edge_simt_handle(struct edge_simt *s, const struct edge_ev *ev);
 u32 edge_simt_cancel(struct edge_simt *s,
 		     bool (*match)(u64 cookie, void *arg), void *arg);
 u32 edge_simt_engine_room(const struct edge_preset *p);
-u64 edge_simt_cyc2ns(const struct edge_simt *s, u64 cycles);
 u64 edge_simt_iso_ns(const struct edge_simt *s, const struct edge_kdesc *k);
 u32 edge_simt_tbs_per_gpu(const struct edge_simt *s, const struct edge_kdesc *k);
 u64 edge_simt_antt_milli(const struct edge_simt *s);
 u64 edge_simt_stp_milli(const struct edge_simt *s);
-u64 edge_simt_ns2cyc(const struct edge_simt *s, u64 ns);
 bool edge_simt_idle(const struct edge_simt *s);
 u64 edge_simt_done_started(const struct edge_simt *s);
 u64 edge_simt_done_tb_ns(const struct edge_simt *s);
