@@ -617,9 +617,13 @@ u32 edge_model_run_budget(struct edge_model *m, u64 until, u32 budget)
 	struct edge_ev ev;
 	u32 n = 0;
 
-	while (n < budget && edge_engine_pop_due(&m->eng, until, &ev)) {
+	while (n < budget) {
+		const struct edge_ev *first = edge_engine_first(&m->eng);
 		bool known;
 
+		if (!first || first->time > until)
+			break;
+		edge_engine_take(&m->eng, first, &ev);
 		/* Steps run in place of events count as events. */
 		m->eng.fold_left = budget - n - 1;
 		m->eng.folded = 0;

@@ -70,13 +70,7 @@ int edge_engine_reserve(struct edge_engine *e, u32 cap)
 	return 0;
 }
 
-static __always_inline bool ev_before(const struct edge_ev *a,
-				      const struct edge_ev *b)
-{
-	if (a->time != b->time)
-		return a->time < b->time;
-	return a->order < b->order;
-}
+#define ev_before edge_ev_before
 
 /* The heap an event of @kind lives in. */
 static bool is_far(u32 kind)
@@ -221,43 +215,23 @@ int edge_engine_push_ordered(struct edge_engine *e, u64 time, u64 order,
 }
 
 /*
- * The earliest event of the three, NULL when all are empty.  Always
- * inlined: it runs twice a step, and a call cost more than the compares.
- */
-static __always_inline const struct edge_ev *
-first(const struct edge_engine *e)
-{
-	const struct edge_ev *best;
-
-	if (!e->n_far)
-		best = e->n_near ? &e->heap[0] : NULL;
-	else if (!e->n_near || ev_before(&e->far[0], &e->heap[0]))
-		best = &e->far[0];
-	else
-		best = &e->heap[0];
-	if (e->q_head != e->q_tail &&
-	    (!best || ev_before(&e->now_q[e->q_head], best)))
-		best = &e->now_q[e->q_head];
-	return best;
-}
-
-u64 edge_engine_next_time(const struct edge_engine *e)
-{
-	const struct edge_ev *ev = first(e);
-
-	return ev ? ev->time : EDGE_TIME_NEVER;
-}
-
-/*
  * Take the earliest event if it is due at or before @until, and move the
  * clock to its time.
  */
 bool edge_engine_pop_due(struct edge_engine *e, u64 until, struct edge_ev *out)
 {
-	const struct edge_ev *ev = first(e);
+	const struct edge_ev *ev = edge_engine_first(e);
 
 	if (!ev || ev->time > until)
 		return false;
+	edge_engine_take(e, ev, out);
+	return true;
+}
+
+/* Take @ev, the earliest event (edge_engine_first()), into @out. */
+void edge_engine_take(struct edge_engine *e, const struct edge_ev *ev,
+		      struct edge_ev *out)
+{
 	*out = *ev;
 	if (ev == e->far) {
 		if (--e->n_far)
@@ -275,7 +249,6 @@ bool edge_engine_pop_due(struct edge_engine *e, u64 until, struct edge_ev *out)
 	e->len--;
 	if (out->time > e->now)
 		e->now = out->time;
-	return true;
 }
 
 /* The @i-th queued event (below edge_engine_len()), in no order. */

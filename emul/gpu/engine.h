@@ -65,14 +65,52 @@ int edge_engine_push(struct edge_engine *e, u64 time, u32 kind, u32 obj,
 		     u32 aux, u32 gen);
 int edge_engine_push_ordered(struct edge_engine *e, u64 time, u64 order,
 			     u32 kind, u32 obj, u32 aux, u32 gen);
-u64 edge_engine_next_time(const struct edge_engine *e);
 bool edge_engine_pop_due(struct edge_engine *e, u64 until,
 			 struct edge_ev *out);
+void edge_engine_take(struct edge_engine *e, const struct edge_ev *ev,
+		      struct edge_ev *out);
 const struct edge_ev *edge_engine_ev(const struct edge_engine *e, u32 i);
 u32 edge_engine_remove_obj(struct edge_engine *e, u32 kind, u32 obj);
 u32 edge_engine_remove_if(struct edge_engine *e, u32 kind,
 			  bool (*drop)(u32 obj, void *arg), void *arg);
 void edge_engine_advance(struct edge_engine *e, u64 now);
+
+static __always_inline bool edge_ev_before(const struct edge_ev *a,
+					   const struct edge_ev *b)
+{
+	if (a->time != b->time)
+		return a->time < b->time;
+	return a->order < b->order;
+}
+
+/*
+ * The earliest event of the three, NULL when all are empty.  Inline: a
+ * step looks at it for the next time and after its last event, and the
+ * call cost more than the compares.
+ */
+static __always_inline const struct edge_ev *
+edge_engine_first(const struct edge_engine *e)
+{
+	const struct edge_ev *best;
+
+	if (!e->n_far)
+		best = e->n_near ? &e->heap[0] : NULL;
+	else if (!e->n_near || edge_ev_before(&e->far[0], &e->heap[0]))
+		best = &e->far[0];
+	else
+		best = &e->heap[0];
+	if (e->q_head != e->q_tail &&
+	    (!best || edge_ev_before(&e->now_q[e->q_head], best)))
+		best = &e->now_q[e->q_head];
+	return best;
+}
+
+static inline u64 edge_engine_next_time(const struct edge_engine *e)
+{
+	const struct edge_ev *ev = edge_engine_first(e);
+
+	return ev ? ev->time : EDGE_TIME_NEVER;
+}
 
 /*
  * The queue-order number a push would take now: a step held back to
