@@ -109,6 +109,12 @@ void edge_preempt_sample(struct edge_simt *s, const struct edge_tb *tb,
 			v->flush = v->cyc[i];
 }
 
+/* Per mille of @total warps that @older is: 0 oldest, 1000 youngest. */
+static u32 rank_permille(u32 older, u32 total)
+{
+	return total > 1 ? older * 1000 / (total - 1) : 0;
+}
+
 /* Age rank of warp @w of @tb among the warps resident on its core. */
 static u32 age_rank(const struct edge_core *c, const struct edge_tb *tb, u32 w)
 {
@@ -121,7 +127,7 @@ static u32 age_rank(const struct edge_core *c, const struct edge_tb *tb, u32 w)
 		if (o->launch_order < tb->launch_order)
 			older += o->warps;
 	}
-	return total > 1 ? older * 1000 / (total - 1) : 0;
+	return rank_permille(older, total);
 }
 
 /*
@@ -198,8 +204,8 @@ static struct edge_tb *select_victim(struct edge_simt *s, struct edge_core *c,
 {
 	struct edge_tb *pick = NULL;
 	bool oldest = s->cfg.victim == EDGE_VICTIM_OLDEST;
-	u64 exiting;
-	u32 i;
+	u64 exiting, first = ~0ULL;
+	u32 i, total = 0;
 
 	if (s->cfg.victim == EDGE_VICTIM_BEST)
 		return select_best(s, c, ki, v);
@@ -209,11 +215,16 @@ static struct edge_tb *select_victim(struct edge_simt *s, struct edge_core *c,
 	/*
 	 * The age compare first: a TB that would not replace the pick is
 	 * not tested at all (launch orders are unique, and the test has no
-	 * side effects, so the pick is the same).
+	 * side effects, so the pick is the same).  The core's warps and its
+	 * oldest TB on the way: a pick that is the oldest has no warp older
+	 * than its own, and needs no second walk for its age rank.
 	 */
 	for (i = 0; i < c->nr_tbs; i++) {
 		struct edge_tb *tb = c->tb[i];
 
+		total += tb->warps;
+		if (tb->launch_order < first)
+			first = tb->launch_order;
 		if (pick && (oldest ? tb->launch_order > pick->launch_order :
 				      tb->launch_order < pick->launch_order))
 			continue;
@@ -221,10 +232,11 @@ static struct edge_tb *select_victim(struct edge_simt *s, struct edge_core *c,
 			pick = tb;
 	}
 	if (pick) {
-		u32 w = s->cfg.victim == EDGE_VICTIM_OLDEST ?
-			pick->preempted : pick->warps - 1;
+		u32 w = oldest ? pick->preempted : pick->warps - 1;
 
-		edge_preempt_sample(s, pick, age_rank(c, pick, w), v);
+		edge_preempt_sample(s, pick, pick->launch_order == first ?
+					     rank_permille(w, total) :
+					     age_rank(c, pick, w), v);
 	}
 	return pick;
 }
