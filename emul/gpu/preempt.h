@@ -48,7 +48,19 @@ void edge_simt_kcount_sub(struct edge_core *c, struct edge_kinst *ki);
 int edge_simt_set_tb_policy(struct edge_simt *s, u32 id);
 u32 edge_simt_tb_regs(const struct edge_simt *s, const struct edge_kdesc *k);
 u64 edge_simt_ctx_cycles(const struct edge_simt *s, const struct edge_kdesc *k);
-u64 edge_simt_ratio_milli(u64 a, u64 b);
+
+/*
+ * a / b in thousandths, for a, b in nanoseconds (below 2^44: ~4.8 h).
+ * Inline: every finished kernel takes two.
+ */
+static inline u64 edge_simt_ratio_milli(u64 a, u64 b)
+{
+	while (b > 0xffffffffULL || a > (~0ULL / 1000)) {
+		a >>= 1;
+		b >>= 1;
+	}
+	return b ? edge_div64(a * 1000, (u32)b) : 0;
+}
 
 /* tbpreempt.c: thread-block preemption */
 void edge_simt_tb_suspended(struct edge_simt *s, struct edge_tb *tb);
