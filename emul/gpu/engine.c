@@ -153,6 +153,19 @@ static void heapify(struct edge_ev *h, u32 n)
 	}
 }
 
+/* Append @ev, of the current instant, to the FIFO. */
+static void now_q_add(struct edge_engine *e, const struct edge_ev *ev)
+{
+	/* Room at the end: move the queue down (it rarely is long). */
+	if (e->q_tail == e->cap) {
+		memmove(e->now_q, e->now_q + e->q_head,
+			(size_t)(e->q_tail - e->q_head) * sizeof(*ev));
+		e->q_tail -= e->q_head;
+		e->q_head = 0;
+	}
+	e->now_q[e->q_tail++] = *ev;
+}
+
 /*
  * Queue an event.  An event in the past is queued at the current time:
  * the model never schedules backwards.
@@ -170,28 +183,21 @@ int edge_engine_push(struct edge_engine *e, u64 time, u32 kind, u32 obj,
 	ev.obj = obj;
 	ev.aux = aux;
 	ev.gen = gen;
-	if (ev.time == e->now && e->n_near >= EDGE_NOW_Q_MIN) {
-		/* Room at the end: move the queue down (it rarely is long). */
-		if (e->q_tail == e->cap) {
-			memmove(e->now_q, e->now_q + e->q_head,
-				(size_t)(e->q_tail - e->q_head) * sizeof(ev));
-			e->q_tail -= e->q_head;
-			e->q_head = 0;
-		}
-		e->now_q[e->q_tail++] = ev;
-	} else if (is_far(kind)) {
+	if (ev.time == e->now && e->n_near >= EDGE_NOW_Q_MIN)
+		now_q_add(e, &ev);
+	else if (is_far(kind))
 		sift_up(e->far, e->n_far++, &ev);
-	} else {
+	else
 		sift_up(e->heap, e->n_near++, &ev);
-	}
 	e->len++;
 	return 0;
 }
 
 /*
  * Queue an event with an order number taken earlier
- * (edge_engine_take_order()).  Never into the FIFO, which must stay
- * sorted: a heap takes any order, and a pop still takes the earliest.
+ * (edge_engine_take_order()).  Into the FIFO only behind events queued
+ * before it, which keeps it sorted; else into a heap, which takes any
+ * order (a pop still takes the earliest of the three).
  */
 int edge_engine_push_ordered(struct edge_engine *e, u64 time, u64 order,
 			     u32 kind, u32 obj, u32 aux, u32 gen)
@@ -206,7 +212,10 @@ int edge_engine_push_ordered(struct edge_engine *e, u64 time, u64 order,
 	ev.obj = obj;
 	ev.aux = aux;
 	ev.gen = gen;
-	if (is_far(kind))
+	if (ev.time == e->now && e->n_near >= EDGE_NOW_Q_MIN &&
+	    (e->q_head == e->q_tail || e->now_q[e->q_tail - 1].order < order))
+		now_q_add(e, &ev);
+	else if (is_far(kind))
 		sift_up(e->far, e->n_far++, &ev);
 	else
 		sift_up(e->heap, e->n_near++, &ev);
