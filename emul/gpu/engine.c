@@ -83,7 +83,8 @@ static bool is_far(u32 kind)
  * heap as swapping at every level (keys are unique), a third of the
  * copies of a 40-byte event.
  */
-static void sift_up(struct edge_ev *h, u32 i, const struct edge_ev *ev)
+static __always_inline void sift_up(struct edge_ev *h, u32 i,
+				     const struct edge_ev *ev)
 {
 	while (i) {
 		u32 parent = (i - 1) / 2;
