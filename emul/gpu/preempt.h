@@ -37,8 +37,28 @@ void edge_simt_kdu_leave(struct edge_simt *s, struct edge_kinst *ki);
 void edge_simt_tb_finish(struct edge_simt *s, struct edge_tb *tb);
 void edge_simt_kernel_done(struct edge_simt *s, struct edge_kinst *ki,
 			   u32 code);
-u32 edge_simt_occupancy(const struct edge_simt *s, const struct edge_core *c);
-u64 edge_simt_corun(const struct edge_kdesc *k, u64 cycles, u32 occ_permille);
+
+/*
+ * Occupancy of a core in per mille of its warp slots.  Inline, as the
+ * stretch below: every event warp's run time takes both.
+ */
+static inline u32 edge_simt_occupancy(const struct edge_simt *s,
+				      const struct edge_core *c)
+{
+	return c->warps * 1000 / (s->p->threads_per_core / s->p->warp_size);
+}
+
+/* Isolated cycles stretched by co-residency on a core this full. */
+static inline u64 edge_simt_corun(const struct edge_kdesc *k, u64 cycles,
+				  u32 occ_permille)
+{
+	u64 extra = (u64)k->ws.corun_pct * occ_permille;	/* % * permille */
+	u64 q = edge_div64(cycles, 100000);
+
+	/* Split: up to ~2^42 cycles times 10^7 overflows u64. */
+	return cycles + q * extra +
+	       edge_div64((cycles - q * 100000) * extra, 100000);
+}
 void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb);
 void edge_simt_enqueue(struct edge_simt *s, struct edge_kinst *ki);
 void edge_simt_queue_insert(struct edge_simt *s, struct edge_kinst *ki);

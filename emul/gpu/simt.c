@@ -220,28 +220,6 @@ u32 edge_simt_tb_regs(const struct edge_simt *s, const struct edge_kdesc *k)
 	return k->warps_per_tb * s->p->warp_size * k->regs_per_thread;
 }
 
-static u32 core_max_warps(const struct edge_simt *s)
-{
-	return s->p->threads_per_core / s->p->warp_size;
-}
-
-/* Occupancy of a core in per mille of its warp slots. */
-u32 edge_simt_occupancy(const struct edge_simt *s, const struct edge_core *c)
-{
-	return c->warps * 1000 / core_max_warps(s);
-}
-
-/* Isolated cycles stretched by co-residency on a core this full. */
-u64 edge_simt_corun(const struct edge_kdesc *k, u64 cycles, u32 occ_permille)
-{
-	u64 extra = (u64)k->ws.corun_pct * occ_permille;	/* % * permille */
-	u64 q = edge_div64(cycles, 100000);
-
-	/* Split: up to ~2^42 cycles times 10^7 overflows u64. */
-	return cycles + q * extra +
-	       edge_div64((cycles - q * 100000) * extra, 100000);
-}
-
 static bool tb_fits(const struct edge_simt *s, const struct edge_core *c,
 		    const struct edge_kdesc *k)
 {
