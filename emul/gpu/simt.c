@@ -704,19 +704,6 @@ void edge_simt_schedule(struct edge_simt *s)
 		edge_preempt_run_deferred(s);
 }
 
-/*
- * A scheduling pass that is the last act of an engine event's handler
- * (or of edge_model_schedule_run()): nothing is queued or changed after
- * it before the next event is popped, so the launches of event warps it
- * places on free resources may run in place at its end when they would
- * be the next events popped (edge_preempt_run_deferred()).
- */
-void edge_simt_schedule_tail(struct edge_simt *s)
-{
-	s->tail_pass = true;
-	edge_simt_schedule(s);
-}
-
 static void on_ready(struct edge_simt *s, const struct edge_ev *ev)
 {
 	struct edge_kinst *ki = &s->ki[ev->obj];

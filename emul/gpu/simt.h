@@ -291,7 +291,22 @@ int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 void edge_simt_rerank(struct edge_simt *s,
 		      bool (*rank)(u64 cookie, u64 *out, void *arg), void *arg);
 void edge_simt_schedule(struct edge_simt *s);
-void edge_simt_schedule_tail(struct edge_simt *s);
+
+/*
+ * A scheduling pass that is the last act of an engine event's handler
+ * (or of edge_model_schedule_run()): nothing is queued or changed after
+ * it before the next event is popped, so the launches of event warps it
+ * places on free resources may run in place at its end when they would
+ * be the next events popped (edge_preempt_run_deferred()).  Inline, and
+ * no call at all with nothing queued (an idle GPU's every completion).
+ */
+static inline void edge_simt_schedule_tail(struct edge_simt *s)
+{
+	if (!s->queue)
+		return;
+	s->tail_pass = true;
+	edge_simt_schedule(s);
+}
 
 /* Inline: an event warp's every step converts its length. */
 static inline u64 edge_simt_cyc2ns(const struct edge_simt *s, u64 cycles)
