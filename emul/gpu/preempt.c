@@ -219,16 +219,26 @@ static struct edge_tb *select_victim(struct edge_simt *s, struct edge_core *c,
 	 * oldest TB on the way: a pick that is the oldest has no warp older
 	 * than its own, and needs no second walk for its age rank.
 	 */
-	for (i = 0; i < c->nr_tbs; i++) {
+	for (i = 0; oldest && i < c->nr_tbs; i++) {
 		struct edge_tb *tb = c->tb[i];
+		u64 lo = tb->launch_order;
 
 		total += tb->warps;
-		if (tb->launch_order < first)
-			first = tb->launch_order;
-		if (pick && (oldest ? tb->launch_order > pick->launch_order :
-				      tb->launch_order < pick->launch_order))
-			continue;
-		if (victim_ok(tb, ki, exiting))
+		if (lo < first)
+			first = lo;
+		if ((!pick || lo < pick->launch_order) &&
+		    victim_ok(tb, ki, exiting))
+			pick = tb;
+	}
+	for (i = 0; !oldest && i < c->nr_tbs; i++) {
+		struct edge_tb *tb = c->tb[i];
+		u64 lo = tb->launch_order;
+
+		total += tb->warps;
+		if (lo < first)
+			first = lo;
+		if ((!pick || lo > pick->launch_order) &&
+		    victim_ok(tb, ki, exiting))
 			pick = tb;
 	}
 	if (pick) {
