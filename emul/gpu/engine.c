@@ -84,7 +84,7 @@ static bool is_far(u32 kind)
  * copies of a 40-byte event.
  */
 static __always_inline void sift_up(struct edge_ev *h, u32 i,
-				     const struct edge_ev *ev)
+				    const struct edge_ev *ev)
 {
 	while (i) {
 		u32 parent = (i - 1) / 2;

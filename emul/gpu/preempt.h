@@ -59,6 +59,7 @@ static inline u64 edge_simt_corun(const struct edge_kdesc *k, u64 cycles,
 	return cycles + q * extra +
 	       edge_div64((cycles - q * 100000) * extra, 100000);
 }
+
 void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb);
 void edge_simt_enqueue(struct edge_simt *s, struct edge_kinst *ki);
 void edge_simt_queue_insert(struct edge_simt *s, struct edge_kinst *ki);
