@@ -39,6 +39,12 @@ int edge_model_init(struct edge_model *m, const struct edge_preset *p,
 	m->preset = p;
 	m->notify = notify;
 	edge_engine_init(&m->eng);
+	/*
+	 * The model runs its engine only in edge_model_run_budget(), which
+	 * pops the next event as soon as a handler returns, and passes its
+	 * tail passes only from there and edge_model_schedule_run().
+	 */
+	m->eng.pops_next = true;
 	ret = edge_ekt_init(&m->ekt, EDGE_EKT_ENTRIES);
 	if (ret)
 		return ret;

@@ -56,6 +56,15 @@ struct edge_engine {
 	 */
 	u32 fold_left;
 	u32 folded;
+	/*
+	 * Set by an owner that, after a handler returns, pops the next
+	 * event before anything else can happen at this instant (the model:
+	 * edge_model_run_budget(), edge_model_schedule_run()): only then
+	 * may a tail pass run the launches it places in place
+	 * (gpu/preempt.c).  A simulator that serves its own arrivals of an
+	 * instant before that instant's events leaves it false.
+	 */
+	bool pops_next;
 };
 
 void edge_engine_init(struct edge_engine *e);

@@ -622,7 +622,7 @@ void edge_simt_schedule(struct edge_simt *s)
 	/* Nothing queued: a pass places nothing (TBs are settled by each). */
 	if (!s->queue)
 		return;
-	s->defer_launch = tail && !s->in_deferred;
+	s->defer_launch = tail && !s->in_deferred && s->eng->pops_next;
 	for (ki = s->queue; ki; ki = next) {
 		next = ki->next;
 		if (ki->ewarp) {
