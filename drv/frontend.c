@@ -95,19 +95,25 @@ static u32 frontend_step(struct edge_device *ed, u64 *kt)
 	/*
 	 * Consumption and the scheduling pass apart, so that kernel queues
 	 * are time-stamped when their entries were consumed (what a user
-	 * producer sees as sq.head moving), not after the pass.
+	 * producer sees as sq.head moving), not after the pass.  The pass
+	 * and the run in one call: the events it starts may run in place.
+	 * Bounded: the lock is dropped and the CPU yielded between steps.
 	 */
-	if (work) {
+	if (ed->virtual_time && READ_ONCE(ed->vt_hold)) {
+		if (work) {
+			edge_kapi_dispatched(ed);
+			edge_model_schedule(m);
+		}
+	} else if (work) {
 		edge_kapi_dispatched(ed);
-		edge_model_schedule(m);
+		work += edge_model_schedule_run(m, ed->virtual_time,
+						EDGE_STEP_BUDGET);
+	} else {
+		work = edge_model_run_budget(m, ed->virtual_time ?
+					     edge_model_next_time(m) :
+					     edge_model_now(m),
+					     EDGE_STEP_BUDGET);
 	}
-	/* Bounded: the lock is dropped and the CPU yielded between steps. */
-	if (!ed->virtual_time)
-		work += edge_model_run_budget(m, edge_model_now(m),
-					      EDGE_STEP_BUDGET);
-	else if (!READ_ONCE(ed->vt_hold))
-		work += edge_model_run_budget(m, edge_model_next_time(m),
-					      EDGE_STEP_BUDGET);
 	return work;
 }
 

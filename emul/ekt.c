@@ -62,9 +62,3 @@ void edge_ekt_free(struct edge_ekt *t, struct edge_ekt_entry *ent)
 	t->used--;
 }
 
-struct edge_ekt_entry *edge_ekt_get(struct edge_ekt *t, u32 id)
-{
-	if (id >= t->n || !t->e[id].used)
-		return NULL;
-	return &t->e[id];
-}

@@ -44,6 +44,12 @@ void edge_ekt_fini(struct edge_ekt *t);
 bool edge_ekt_room(const struct edge_ekt *t);
 struct edge_ekt_entry *edge_ekt_alloc(struct edge_ekt *t);
 void edge_ekt_free(struct edge_ekt *t, struct edge_ekt_entry *ent);
-struct edge_ekt_entry *edge_ekt_get(struct edge_ekt *t, u32 id);
+/* Inline: every completion looks its entry up. */
+static inline struct edge_ekt_entry *edge_ekt_get(struct edge_ekt *t, u32 id)
+{
+	if (id >= t->n || !t->e[id].used)
+		return NULL;
+	return &t->e[id];
+}
 
 #endif /* _EDGE_EKT_H */

@@ -39,6 +39,12 @@ int edge_model_init(struct edge_model *m, const struct edge_preset *p,
 	m->preset = p;
 	m->notify = notify;
 	edge_engine_init(&m->eng);
+	/*
+	 * The model runs its engine only in edge_model_run_budget(), which
+	 * pops the next event as soon as a handler returns, and passes its
+	 * tail passes only from there and edge_model_schedule_run().
+	 */
+	m->eng.pops_next = true;
 	ret = edge_ekt_init(&m->ekt, EDGE_EKT_ENTRIES);
 	if (ret)
 		return ret;
@@ -425,6 +431,17 @@ u32 edge_model_consume(struct edge_model *m)
 	u32 n = 0, i;
 
 	/*
+	 * The usual step of a user entry's front end: one summary word,
+	 * nothing in it, no poll of every entry due.  What the rest would
+	 * do then is count the step.
+	 */
+	if (!live && m->nr_sum == 1 && !m->scan_all &&
+	    m->scan_steps + 1 < EDGE_DB_SCAN_STEPS &&
+	    !edge_read_once(*m->sum[0])) {
+		m->scan_steps++;
+		return 0;
+	}
+	/*
 	 * The entries whose producers said they rang (the summaries' bits,
 	 * taken), those without a summary, and every entry once every
 	 * EDGE_DB_SCAN_STEPS steps or when asked (edge_model_rescan()):
@@ -494,6 +511,42 @@ bool edge_model_rung(struct edge_model *m)
 void edge_model_schedule(struct edge_model *m)
 {
 	edge_simt_schedule(&m->simt);
+}
+
+/**
+ * edge_model_schedule_run() - the scheduling pass, then run what is due
+ * @m: the model
+ * @to_next: run to the next event's time after the pass (virtual time),
+ *	else to now
+ * @budget: at most this many model events
+ *
+ * edge_model_schedule() then edge_model_run_budget(m, until, @budget),
+ * with until edge_model_next_time() after the pass (@to_next) or
+ * edge_model_now(), as a front-end step that consumed something does.
+ * Nothing happens between the two, so event warps the pass puts on free
+ * resources start in place (edge_simt_schedule_tail()): the same events
+ * in the same order, those counted against @budget as events.
+ *
+ * Return: the model events run.
+ */
+u32 edge_model_schedule_run(struct edge_model *m, bool to_next, u32 budget)
+{
+	u64 until;
+	u32 n;
+
+	m->eng.fold_left = budget;
+	m->eng.folded = 0;
+	edge_simt_schedule_tail(&m->simt);
+	n = m->eng.folded;
+	m->eng.fold_left = ~0U;
+	/*
+	 * A launch that ran in place was due now: the run stops at now, and
+	 * when nothing queued is due by then it would pop nothing.
+	 */
+	if (n && edge_engine_none_due(&m->eng))
+		return n;
+	until = to_next && !n ? edge_engine_next_time(&m->eng) : m->eng.now;
+	return n + edge_model_run_budget(m, until, budget - n);
 }
 
 /* Consume every rung doorbell and schedule; returns the events dispatched. */
@@ -570,9 +623,13 @@ u32 edge_model_run_budget(struct edge_model *m, u64 until, u32 budget)
 	struct edge_ev ev;
 	u32 n = 0;
 
-	while (n < budget && edge_engine_pop_due(&m->eng, until, &ev)) {
+	while (n < budget) {
+		const struct edge_ev *first = edge_engine_first(&m->eng);
 		bool known;
 
+		if (!first || first->time > until)
+			break;
+		edge_engine_take(&m->eng, first, &ev);
 		/* Steps run in place of events count as events. */
 		m->eng.fold_left = budget - n - 1;
 		m->eng.folded = 0;

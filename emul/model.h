@@ -136,6 +136,7 @@ u32 edge_model_poll(struct edge_model *m);
 u32 edge_model_consume(struct edge_model *m);
 bool edge_model_rung(struct edge_model *m);
 void edge_model_schedule(struct edge_model *m);
+u32 edge_model_schedule_run(struct edge_model *m, bool to_next, u32 budget);
 u32 edge_model_run_until(struct edge_model *m, u64 until);
 u32 edge_model_run_budget(struct edge_model *m, u64 until, u32 budget);
 u64 edge_model_next_time(const struct edge_model *m);

@@ -80,25 +80,6 @@ u32 edge_ring_avail(const struct edge_ring *r, u32 inflight)
 	return n;
 }
 
-const void *edge_ring_param(const struct edge_ring *r, u32 seq)
-{
-	return r->params + (size_t)(seq & (r->entries - 1)) * r->param_size;
-}
-
-/* The entries below the new head have been read: tell the producer. */
-void edge_ring_consume(struct edge_ring *r, u32 n)
-{
-	u32 i;
-
-	for (i = 0; i < n; i++) {
-		u32 slot = (r->head + i) & (r->entries - 1);
-
-		r->busy[slot / 64] |= BIT_ULL(slot % 64);
-	}
-	r->head += n;
-	edge_store_release(r->sq_head, r->head);
-}
-
 /*
  * Publish one completion: result first, then the status word (release),
  * then the count that poll() compares with the consumer's head.

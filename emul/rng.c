@@ -9,26 +9,6 @@ void edge_rng_seed(struct edge_rng *r, u64 seed)
 	r->s = seed;
 }
 
-u64 edge_rng_next(struct edge_rng *r)
-{
-	u64 z = (r->s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in [0, n), by Lemire's multiply-shift (bias < 2^-32). */
-u32 edge_rng_below(struct edge_rng *r, u32 n)
-{
-	return (u32)(((edge_rng_next(r) >> 32) * (u64)n) >> 32);
-}
-
-bool edge_rng_permille(struct edge_rng *r, u32 permille)
-{
-	return edge_rng_below(r, 1000) < permille;
-}
-
 /*
  * Roughly normal around @mean with relative deviation @rsd_pct, never
  * below 1: Irwin-Hall with four uniforms (variance 4/12), scaled.
@@ -48,14 +28,6 @@ u64 edge_rng_spread(struct edge_rng *r, u64 mean, u32 rsd_pct)
 	if ((s64)mean + dev < 1)
 		return 1;
 	return (u64)((s64)mean + dev);
-}
-
-/* Uniform on [0, 2 * mean]: keeps the mean, bounds the tail. */
-u64 edge_rng_uniform_mean(struct edge_rng *r, u64 mean)
-{
-	if (mean < (1U << 30))
-		return edge_rng_below(r, (u32)(2 * mean + 1));
-	return mean / 1024 * edge_rng_below(r, 2049);
 }
 
 /*

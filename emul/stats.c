@@ -4,24 +4,6 @@
  */
 #include "stats.h"
 
-/* @v is at least EDGE_LAT_SUB here: the highest set bit, not a loop. */
-static u32 ilog2_u64(u64 v)
-{
-	return edge_fls64(v) - 1;
-}
-
-/* Values below 8 get a bucket each; above, 8 per power of two. */
-static u32 bucket_of(u64 v)
-{
-	u32 lg;
-
-	if (v < EDGE_LAT_SUB)
-		return (u32)v;
-	lg = ilog2_u64(v);
-	return (lg - 2) * EDGE_LAT_SUB +
-	       (u32)((v >> (lg - 3)) & (EDGE_LAT_SUB - 1));
-}
-
 /* The largest value of a bucket, so a percentile never understates. */
 static u64 bucket_top(u32 b)
 {
@@ -32,17 +14,6 @@ static u64 bucket_top(u32 b)
 	lg = b / EDGE_LAT_SUB + 2;
 	sub = b % EDGE_LAT_SUB;
 	return ((u64)(EDGE_LAT_SUB + sub + 1) << (lg - 3)) - 1;
-}
-
-void edge_lat_add(struct edge_lat *l, u64 v)
-{
-	if (!l->n || v < l->min)
-		l->min = v;
-	if (v > l->max)
-		l->max = v;
-	l->n++;
-	l->sum += v;
-	l->hist[bucket_of(v)]++;
 }
 
 u64 edge_lat_avg(const struct edge_lat *l)

@@ -19,7 +19,33 @@ struct edge_lat {
 	u32 hist[EDGE_LAT_BUCKETS];
 };
 
-void edge_lat_add(struct edge_lat *l, u64 v);
+/*
+ * Values below 8 get a bucket each; above, 8 per power of two (the
+ * highest set bit, not a loop).
+ */
+static inline u32 edge_lat_bucket(u64 v)
+{
+	u32 lg;
+
+	if (v < EDGE_LAT_SUB)
+		return (u32)v;
+	lg = edge_fls64(v) - 1;
+	return (lg - 2) * EDGE_LAT_SUB +
+	       (u32)((v >> (lg - 3)) & (EDGE_LAT_SUB - 1));
+}
+
+/* Inline: a preempting event adds three samples. */
+static inline void edge_lat_add(struct edge_lat *l, u64 v)
+{
+	if (!l->n || v < l->min)
+		l->min = v;
+	if (v > l->max)
+		l->max = v;
+	l->n++;
+	l->sum += v;
+	l->hist[edge_lat_bucket(v)]++;
+}
+
 u64 edge_lat_avg(const struct edge_lat *l);
 u64 edge_lat_pct(const struct edge_lat *l, u32 pct);
 void edge_lat_merge(struct edge_lat *d, const struct edge_lat *s);

@@ -70,13 +70,7 @@ int edge_engine_reserve(struct edge_engine *e, u32 cap)
 	return 0;
 }
 
-static __always_inline bool ev_before(const struct edge_ev *a,
-				      const struct edge_ev *b)
-{
-	if (a->time != b->time)
-		return a->time < b->time;
-	return a->order < b->order;
-}
+#define ev_before edge_ev_before
 
 /* The heap an event of @kind lives in. */
 static bool is_far(u32 kind)
@@ -89,7 +83,8 @@ static bool is_far(u32 kind)
  * heap as swapping at every level (keys are unique), a third of the
  * copies of a 40-byte event.
  */
-static void sift_up(struct edge_ev *h, u32 i, const struct edge_ev *ev)
+static __always_inline void sift_up(struct edge_ev *h, u32 i,
+				    const struct edge_ev *ev)
 {
 	while (i) {
 		u32 parent = (i - 1) / 2;
@@ -159,6 +154,19 @@ static void heapify(struct edge_ev *h, u32 n)
 	}
 }
 
+/* Append @ev, of the current instant, to the FIFO. */
+static void now_q_add(struct edge_engine *e, const struct edge_ev *ev)
+{
+	/* Room at the end: move the queue down (it rarely is long). */
+	if (e->q_tail == e->cap) {
+		memmove(e->now_q, e->now_q + e->q_head,
+			(size_t)(e->q_tail - e->q_head) * sizeof(*ev));
+		e->q_tail -= e->q_head;
+		e->q_head = 0;
+	}
+	e->now_q[e->q_tail++] = *ev;
+}
+
 /*
  * Queue an event.  An event in the past is queued at the current time:
  * the model never schedules backwards.
@@ -176,50 +184,44 @@ int edge_engine_push(struct edge_engine *e, u64 time, u32 kind, u32 obj,
 	ev.obj = obj;
 	ev.aux = aux;
 	ev.gen = gen;
-	if (ev.time == e->now && e->n_near >= EDGE_NOW_Q_MIN) {
-		/* Room at the end: move the queue down (it rarely is long). */
-		if (e->q_tail == e->cap) {
-			memmove(e->now_q, e->now_q + e->q_head,
-				(size_t)(e->q_tail - e->q_head) * sizeof(ev));
-			e->q_tail -= e->q_head;
-			e->q_head = 0;
-		}
-		e->now_q[e->q_tail++] = ev;
-	} else if (is_far(kind)) {
+	if (ev.time == e->now && e->n_near >= EDGE_NOW_Q_MIN)
+		now_q_add(e, &ev);
+	else if (is_far(kind))
 		sift_up(e->far, e->n_far++, &ev);
-	} else {
+	else
 		sift_up(e->heap, e->n_near++, &ev);
-	}
 	e->len++;
 	return 0;
 }
 
 /*
- * The earliest event of the three, NULL when all are empty.  Always
- * inlined: it runs twice a step, and a call cost more than the compares.
+ * Queue an event with an order number taken earlier
+ * (edge_engine_take_order()).  Into the FIFO only behind events queued
+ * before it, which keeps it sorted; else into a heap, which takes any
+ * order (a pop still takes the earliest of the three).
  */
-static __always_inline const struct edge_ev *
-first(const struct edge_engine *e)
+int edge_engine_push_ordered(struct edge_engine *e, u64 time, u64 order,
+			     u32 kind, u32 obj, u32 aux, u32 gen)
 {
-	const struct edge_ev *best;
+	struct edge_ev ev;
 
-	if (!e->n_far)
-		best = e->n_near ? &e->heap[0] : NULL;
-	else if (!e->n_near || ev_before(&e->far[0], &e->heap[0]))
-		best = &e->far[0];
+	if (e->len >= e->cap)
+		return -ENOSPC;
+	ev.time = time < e->now ? e->now : time;
+	ev.order = order;
+	ev.kind = kind;
+	ev.obj = obj;
+	ev.aux = aux;
+	ev.gen = gen;
+	if (ev.time == e->now && e->n_near >= EDGE_NOW_Q_MIN &&
+	    (e->q_head == e->q_tail || e->now_q[e->q_tail - 1].order < order))
+		now_q_add(e, &ev);
+	else if (is_far(kind))
+		sift_up(e->far, e->n_far++, &ev);
 	else
-		best = &e->heap[0];
-	if (e->q_head != e->q_tail &&
-	    (!best || ev_before(&e->now_q[e->q_head], best)))
-		best = &e->now_q[e->q_head];
-	return best;
-}
-
-u64 edge_engine_next_time(const struct edge_engine *e)
-{
-	const struct edge_ev *ev = first(e);
-
-	return ev ? ev->time : EDGE_TIME_NEVER;
+		sift_up(e->heap, e->n_near++, &ev);
+	e->len++;
+	return 0;
 }
 
 /*
@@ -228,10 +230,18 @@ u64 edge_engine_next_time(const struct edge_engine *e)
  */
 bool edge_engine_pop_due(struct edge_engine *e, u64 until, struct edge_ev *out)
 {
-	const struct edge_ev *ev = first(e);
+	const struct edge_ev *ev = edge_engine_first(e);
 
 	if (!ev || ev->time > until)
 		return false;
+	edge_engine_take(e, ev, out);
+	return true;
+}
+
+/* Take @ev, the earliest event (edge_engine_first()), into @out. */
+void edge_engine_take(struct edge_engine *e, const struct edge_ev *ev,
+		      struct edge_ev *out)
+{
 	*out = *ev;
 	if (ev == e->far) {
 		if (--e->n_far)
@@ -249,7 +259,6 @@ bool edge_engine_pop_due(struct edge_engine *e, u64 until, struct edge_ev *out)
 	e->len--;
 	if (out->time > e->now)
 		e->now = out->time;
-	return true;
 }
 
 /* The @i-th queued event (below edge_engine_len()), in no order. */

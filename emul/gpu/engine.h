@@ -56,6 +56,15 @@ struct edge_engine {
 	 */
 	u32 fold_left;
 	u32 folded;
+	/*
+	 * Set by an owner that, after a handler returns, pops the next
+	 * event before anything else can happen at this instant (the model:
+	 * edge_model_run_budget(), edge_model_schedule_run()): only then
+	 * may a tail pass run the launches it places in place
+	 * (gpu/preempt.c).  A simulator that serves its own arrivals of an
+	 * instant before that instant's events leaves it false.
+	 */
+	bool pops_next;
 };
 
 void edge_engine_init(struct edge_engine *e);
@@ -63,14 +72,72 @@ void edge_engine_fini(struct edge_engine *e);
 int edge_engine_reserve(struct edge_engine *e, u32 cap);
 int edge_engine_push(struct edge_engine *e, u64 time, u32 kind, u32 obj,
 		     u32 aux, u32 gen);
-u64 edge_engine_next_time(const struct edge_engine *e);
+int edge_engine_push_ordered(struct edge_engine *e, u64 time, u64 order,
+			     u32 kind, u32 obj, u32 aux, u32 gen);
 bool edge_engine_pop_due(struct edge_engine *e, u64 until,
 			 struct edge_ev *out);
+void edge_engine_take(struct edge_engine *e, const struct edge_ev *ev,
+		      struct edge_ev *out);
 const struct edge_ev *edge_engine_ev(const struct edge_engine *e, u32 i);
 u32 edge_engine_remove_obj(struct edge_engine *e, u32 kind, u32 obj);
 u32 edge_engine_remove_if(struct edge_engine *e, u32 kind,
 			  bool (*drop)(u32 obj, void *arg), void *arg);
 void edge_engine_advance(struct edge_engine *e, u64 now);
+
+static __always_inline bool edge_ev_before(const struct edge_ev *a,
+					   const struct edge_ev *b)
+{
+	if (a->time != b->time)
+		return a->time < b->time;
+	return a->order < b->order;
+}
+
+/*
+ * The earliest event of the three, NULL when all are empty.  Inline: a
+ * step looks at it for the next time and after its last event, and the
+ * call cost more than the compares.
+ */
+static __always_inline const struct edge_ev *
+edge_engine_first(const struct edge_engine *e)
+{
+	const struct edge_ev *best;
+
+	if (!e->n_far)
+		best = e->n_near ? &e->heap[0] : NULL;
+	else if (!e->n_near || edge_ev_before(&e->far[0], &e->heap[0]))
+		best = &e->far[0];
+	else
+		best = &e->heap[0];
+	if (e->q_head != e->q_tail &&
+	    (!best || edge_ev_before(&e->now_q[e->q_head], best)))
+		best = &e->now_q[e->q_head];
+	return best;
+}
+
+static inline u64 edge_engine_next_time(const struct edge_engine *e)
+{
+	const struct edge_ev *ev = edge_engine_first(e);
+
+	return ev ? ev->time : EDGE_TIME_NEVER;
+}
+
+/*
+ * The queue-order number a push would take now: a step held back to
+ * run in place later (gpu/preempt.c) keeps its place among ties, and is
+ * queued with it (edge_engine_push_ordered()) when it cannot run.
+ */
+static inline u64 edge_engine_take_order(struct edge_engine *e)
+{
+	return e->next_order++;
+}
+
+/* Nothing queued is due by now: the FIFO empty, no root at or before now. */
+static inline bool edge_engine_none_due(const struct edge_engine *e)
+{
+	return e->q_head == e->q_tail &&
+	       !(e->n_near && e->heap[0].time <= e->now) &&
+	       !(e->n_far && e->far[0].time <= e->now);
+}
 
 /*
  * A handler that would queue, as its last act, an event for the current
@@ -86,9 +153,7 @@ void edge_engine_advance(struct edge_engine *e, u64 now);
  */
 static inline bool edge_engine_fold(struct edge_engine *e)
 {
-	if (!e->fold_left || e->q_head != e->q_tail ||
-	    (e->n_near && e->heap[0].time <= e->now) ||
-	    (e->n_far && e->far[0].time <= e->now))
+	if (!e->fold_left || !edge_engine_none_due(e))
 		return false;
 	e->fold_left--;
 	e->folded++;

@@ -4,16 +4,6 @@
  */
 #include "gpu/preempt.h"
 
-/* a / b in thousandths, for a, b in nanoseconds (below 2^44: ~4.8 h). */
-u64 edge_simt_ratio_milli(u64 a, u64 b)
-{
-	while (b > 0xffffffffULL || a > (~0ULL / 1000)) {
-		a >>= 1;
-		b >>= 1;
-	}
-	return b ? edge_div64(a * 1000, (u32)b) : 0;
-}
-
 /*
  * ANTT: the mean over finished kernels of runtime / isolated runtime;
  * STP: the sum of isolated / runtime (Eyerman and Eeckhout).  Both in

@@ -109,6 +109,12 @@ void edge_preempt_sample(struct edge_simt *s, const struct edge_tb *tb,
 			v->flush = v->cyc[i];
 }
 
+/* Per mille of @total warps that @older is: 0 oldest, 1000 youngest. */
+static u32 rank_permille(u32 older, u32 total)
+{
+	return total > 1 ? older * 1000 / (total - 1) : 0;
+}
+
 /* Age rank of warp @w of @tb among the warps resident on its core. */
 static u32 age_rank(const struct edge_core *c, const struct edge_tb *tb, u32 w)
 {
@@ -121,22 +127,25 @@ static u32 age_rank(const struct edge_core *c, const struct edge_tb *tb, u32 w)
 		if (o->launch_order < tb->launch_order)
 			older += o->warps;
 	}
-	return total > 1 ? older * 1000 / (total - 1) : 0;
+	return rank_permille(older, total);
 }
 
-static bool victim_ok(const struct edge_simt *s, const struct edge_tb *tb,
-		      const struct edge_kinst *ki)
+/*
+ * A TB ending at or before this time is exiting: its warps finish on
+ * their own.  ns2cyc(left) < EXIT_CYCLES, with ns2cyc(ns) = ceil(ns *
+ * khz / 10^6), is left * khz <= (EXIT_CYCLES - 1) * 10^6: one compare a
+ * candidate, the division once a search, not a conversion per TB.
+ */
+static u64 exit_limit(const struct edge_simt *s)
 {
-	u64 left = tb->end > s->eng->now ? tb->end - s->eng->now : 0;
+	return s->eng->now + edge_div64((EDGE_EXIT_CYCLES - 1) * 1000000ULL,
+					s->p->clock_khz);
+}
 
-	/*
-	 * Exiting warps finish on their own: ns2cyc(left) < EXIT_CYCLES.
-	 * ns2cyc(ns) is ceil(ns * khz / 10^6), so that is left * khz <=
-	 * (EXIT_CYCLES - 1) * 10^6: one compare, not a conversion per TB.
-	 */
-	if (left <= edge_div64((EDGE_EXIT_CYCLES - 1) * 1000000ULL,
-			       s->p->clock_khz) || tb->done_pending ||
-	    tb->suspending)
+static bool victim_ok(const struct edge_tb *tb, const struct edge_kinst *ki,
+		      u64 exiting)
+{
+	if (tb->end <= exiting || tb->done_pending || tb->suspending)
 		return false;
 	if (tb->preempted >= tb->warps)
 		return false;
@@ -152,7 +161,7 @@ static struct edge_tb *select_best(struct edge_simt *s, struct edge_core *c,
 	struct edge_tb *best = NULL, *next;
 	struct edge_vstate cand;
 	bool first = true;
-	u64 after = 0;
+	u64 after = 0, exiting = exit_limit(s);
 	u32 i;
 
 	for (;;) {
@@ -160,7 +169,7 @@ static struct edge_tb *select_best(struct edge_simt *s, struct edge_core *c,
 		for (i = 0; i < c->nr_tbs; i++) {
 			struct edge_tb *tb = c->tb[i];
 
-			if (!victim_ok(s, tb, ki))
+			if (!victim_ok(tb, ki, exiting))
 				continue;
 			if (!first && tb->launch_order <= after)
 				continue;
@@ -194,33 +203,50 @@ static struct edge_tb *select_victim(struct edge_simt *s, struct edge_core *c,
 				     struct edge_vstate *v)
 {
 	struct edge_tb *pick = NULL;
-	u32 i;
+	bool oldest = s->cfg.victim == EDGE_VICTIM_OLDEST;
+	u64 exiting, first = ~0ULL;
+	u32 i, total = 0;
 
 	if (s->cfg.victim == EDGE_VICTIM_BEST)
 		return select_best(s, c, ki, v);
-	for (i = 0; i < c->nr_tbs; i++) {
+	if (!oldest && s->cfg.victim != EDGE_VICTIM_NEWEST)
+		return NULL;
+	exiting = exit_limit(s);
+	/*
+	 * The age compare first: a TB that would not replace the pick is
+	 * not tested at all (launch orders are unique, and the test has no
+	 * side effects, so the pick is the same).  The core's warps and its
+	 * oldest TB on the way: a pick that is the oldest has no warp older
+	 * than its own, and needs no second walk for its age rank.
+	 */
+	for (i = 0; oldest && i < c->nr_tbs; i++) {
 		struct edge_tb *tb = c->tb[i];
+		u64 lo = tb->launch_order;
 
-		if (!victim_ok(s, tb, ki))
-			continue;
-		switch (s->cfg.victim) {
-		case EDGE_VICTIM_OLDEST:
-			if (!pick || tb->launch_order < pick->launch_order)
-				pick = tb;
-			break;
-		case EDGE_VICTIM_NEWEST:
-			if (!pick || tb->launch_order > pick->launch_order)
-				pick = tb;
-			break;
-		default:
-			break;
-		}
+		total += tb->warps;
+		if (lo < first)
+			first = lo;
+		if ((!pick || lo < pick->launch_order) &&
+		    victim_ok(tb, ki, exiting))
+			pick = tb;
+	}
+	for (i = 0; !oldest && i < c->nr_tbs; i++) {
+		struct edge_tb *tb = c->tb[i];
+		u64 lo = tb->launch_order;
+
+		total += tb->warps;
+		if (lo < first)
+			first = lo;
+		if ((!pick || lo > pick->launch_order) &&
+		    victim_ok(tb, ki, exiting))
+			pick = tb;
 	}
 	if (pick) {
-		u32 w = s->cfg.victim == EDGE_VICTIM_OLDEST ?
-			pick->preempted : pick->warps - 1;
+		u32 w = oldest ? pick->preempted : pick->warps - 1;
 
-		edge_preempt_sample(s, pick, age_rank(c, pick, w), v);
+		edge_preempt_sample(s, pick, pick->launch_order == first ?
+					     rank_permille(w, total) :
+					     age_rank(c, pick, w), v);
 	}
 	return pick;
 }
@@ -239,10 +265,10 @@ static struct edge_ewarp *slot_of(struct edge_simt *s, u32 obj)
  * the next event anyway (edge_engine_fold()): then it is not queued and
  * true is returned, and the caller runs it now.
  */
-static bool ew_enter(struct edge_simt *s, u32 obj, u32 state, u64 cycles,
-		     bool last)
+static __always_inline bool ew_enter(struct edge_simt *s,
+				     struct edge_ewarp *ew, u32 obj,
+				     u32 state, u64 cycles, bool last)
 {
-	struct edge_ewarp *ew = slot_of(s, obj);
 	u64 ns = cycles ? edge_simt_cyc2ns(s, cycles) : 0;
 	int ret;
 
@@ -296,20 +322,20 @@ static void ew_release(struct edge_simt *s, u32 obj)
 }
 
 /* One step; true when the next one is to run now, in place. */
-static bool ew_step(struct edge_simt *s, u32 obj)
+static __always_inline bool ew_step(struct edge_simt *s, struct edge_ewarp *ew,
+				    u32 obj)
 {
-	struct edge_ewarp *ew = slot_of(s, obj);
 	struct edge_kinst *ki = ew->ki;
 
 	switch (ew->state) {
 	case EDGE_PS_SELECT_WARP:
-		return ew_enter(s, obj, EDGE_PS_FLUSH_PIPELINE,
+		return ew_enter(s, ew, obj, EDGE_PS_FLUSH_PIPELINE,
 				ew->flush_cycles, true);
 	case EDGE_PS_FLUSH_PIPELINE:
-		return ew_enter(s, obj, EDGE_PS_SAVE_HW_CTX,
+		return ew_enter(s, ew, obj, EDGE_PS_SAVE_HW_CTX,
 				ew->saved ? ew->ctx_cycles : 0, true);
 	case EDGE_PS_SAVE_HW_CTX:
-		return ew_enter(s, obj, EDGE_PS_LAUNCH_IWARP, 0, true);
+		return ew_enter(s, ew, obj, EDGE_PS_LAUNCH_IWARP, 0, true);
 	case EDGE_PS_LAUNCH_IWARP: {
 		u64 lat = edge_simt_ns2cyc(s, s->eng->now - ki->arrival);
 
@@ -317,23 +343,23 @@ static bool ew_step(struct edge_simt *s, u32 obj)
 		ki->started = true;
 		edge_lat_add(&s->st.sched, lat);
 		edge_lat_add(&s->st.tag[ki->tag].sched, lat);
-		return ew_enter(s, obj, EDGE_PS_IWARP_RUNNING, ew->run_cycles,
+		return ew_enter(s, ew, obj, EDGE_PS_IWARP_RUNNING, ew->run_cycles,
 				true);
 	}
 	case EDGE_PS_IWARP_RUNNING:
-		return ew_enter(s, obj, EDGE_PS_IWARP_COMPLETING, 0, true);
+		return ew_enter(s, ew, obj, EDGE_PS_IWARP_COMPLETING, 0, true);
 	case EDGE_PS_IWARP_COMPLETING:
 		ew->ki = NULL;
 		edge_simt_kernel_done(s, ki, EDGE_CQE_DONE);
 		if (ew->victim && !ew->orphan)
-			return ew_enter(s, obj, EDGE_PS_RESTORE_HW_CTX,
+			return ew_enter(s, ew, obj, EDGE_PS_RESTORE_HW_CTX,
 					ew->saved ? ew->ctx_cycles : 0, true);
 		ew_release(s, obj);
-		edge_simt_schedule(s);
+		edge_simt_schedule_tail(s);
 		return false;
 	case EDGE_PS_RESTORE_HW_CTX:
 		ew_release(s, obj);
-		edge_simt_schedule(s);
+		edge_simt_schedule_tail(s);
 		return false;
 	default:
 		EDGE_ASSERT(0);
@@ -350,8 +376,57 @@ void edge_preempt_step(struct edge_simt *s, const struct edge_ev *ev)
 	ew = slot_of(s, ev->obj);
 	if (ew->gen != ev->gen || ew->state != ev->aux)
 		return;
-	while (ew_step(s, ev->obj))
+	while (ew_step(s, ew, ev->obj))
 		;
+}
+
+/*
+ * The launches a tail pass held back (edge_simt_schedule_tail()), each
+ * with the queue order its LAUNCH_IWARP event would have had.  Queued
+ * for now, they would be the next events popped, in that order, when
+ * nothing queued is due by now (the pass queues nothing for now, or
+ * they could not run first); and after the pass nothing is queued before
+ * that pop.  So each runs here, as its pop would, counted against the
+ * caller's budget as an event (@e->fold_left, @e->folded): the same
+ * steps, times, draws and statistics, without a push, a pop and a
+ * dispatch.  While more wait, a launch's own next step may not run in
+ * place (those would pop first); what cannot run is queued with its
+ * order, which keeps every tie as it was.
+ */
+void edge_preempt_run_deferred(struct edge_simt *s)
+{
+	struct edge_engine *e = s->eng;
+	u32 n = s->nr_deferred, i, left;
+	bool now = edge_engine_none_due(e);
+	int ret;
+
+	s->nr_deferred = 0;
+	s->in_deferred = true;
+	for (i = 0; i < n; i++) {
+		u32 obj = s->deferred[i];
+		struct edge_ewarp *ew = slot_of(s, obj);
+
+		if (!now || !e->fold_left) {
+			now = false;
+			ret = edge_engine_push_ordered(e, e->now,
+						       s->deferred_order[i],
+						       EDGE_EV_EWARP, obj,
+						       EDGE_PS_LAUNCH_IWARP,
+						       ew->gen);
+			EDGE_ASSERT(!ret);
+			continue;
+		}
+		e->fold_left--;
+		e->folded++;
+		left = e->fold_left;
+		if (i + 1 < n)
+			e->fold_left = 0;
+		while (ew_step(s, ew, obj))
+			;
+		if (i + 1 < n)
+			e->fold_left = left;
+	}
+	s->in_deferred = false;
 }
 
 /* Event warps running on @c: they all issue at the top priority. */
@@ -430,6 +505,7 @@ static bool place_free(struct edge_simt *s, struct edge_kinst *ki)
 		struct edge_ewarp *ew;
 		u64 iso;
 		int slot;
+		u32 obj;
 
 		if (!core_serves_events(s, c) || !warp_fits(s, c, ki))
 			continue;
@@ -452,8 +528,17 @@ static bool place_free(struct edge_simt *s, struct edge_kinst *ki)
 		ew_claim(s, ki, ew, iso);
 		s->rr_ew = (core + 1) % n;
 		s->st.ewarps_free++;
-		ew_enter(s, core * EDGE_EWARP_PER_CORE + (u32)slot,
-			 EDGE_PS_LAUNCH_IWARP, 0, false);
+		obj = core * EDGE_EWARP_PER_CORE + (u32)slot;
+		if (s->defer_launch && s->nr_deferred < EDGE_DEFERRED) {
+			/* Queued in all but the engine: see run_deferred. */
+			ew->state = EDGE_PS_LAUNCH_IWARP;
+			ew->gen++;
+			s->deferred[s->nr_deferred] = obj;
+			s->deferred_order[s->nr_deferred++] =
+				edge_engine_take_order(s->eng);
+		} else {
+			ew_enter(s, ew, obj, EDGE_PS_LAUNCH_IWARP, 0, false);
+		}
 		return true;
 	}
 	return false;
@@ -522,7 +607,7 @@ static bool place_preempt(struct edge_simt *s, struct edge_kinst *ki)
 		}
 		ew_claim(s, ki, ew, iso);
 		s->rr_ew = (core + 1) % n;
-		ew_enter(s, core * EDGE_EWARP_PER_CORE + (u32)slot,
+		ew_enter(s, ew, core * EDGE_EWARP_PER_CORE + (u32)slot,
 			 EDGE_PS_SELECT_WARP, EDGE_SELECT_CYCLES, false);
 		return true;
 	}

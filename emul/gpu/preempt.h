@@ -23,6 +23,7 @@ bool edge_preempt_place(struct edge_simt *s, struct edge_kinst *ki);
 void edge_preempt_waited(struct edge_simt *s, struct edge_kinst *ki);
 void edge_preempt_waited_all(struct edge_simt *s);
 void edge_preempt_step(struct edge_simt *s, const struct edge_ev *ev);
+void edge_preempt_run_deferred(struct edge_simt *s);
 void edge_preempt_drop(struct edge_simt *s, struct edge_kinst *ki);
 void edge_preempt_orphan_kernel(struct edge_simt *s,
 				const struct edge_kinst *ki);
@@ -36,8 +37,29 @@ void edge_simt_kdu_leave(struct edge_simt *s, struct edge_kinst *ki);
 void edge_simt_tb_finish(struct edge_simt *s, struct edge_tb *tb);
 void edge_simt_kernel_done(struct edge_simt *s, struct edge_kinst *ki,
 			   u32 code);
-u32 edge_simt_occupancy(const struct edge_simt *s, const struct edge_core *c);
-u64 edge_simt_corun(const struct edge_kdesc *k, u64 cycles, u32 occ_permille);
+
+/*
+ * Occupancy of a core in per mille of its warp slots.  Inline, as the
+ * stretch below: every event warp's run time takes both.
+ */
+static inline u32 edge_simt_occupancy(const struct edge_simt *s,
+				      const struct edge_core *c)
+{
+	return c->warps * 1000 / (s->p->threads_per_core / s->p->warp_size);
+}
+
+/* Isolated cycles stretched by co-residency on a core this full. */
+static inline u64 edge_simt_corun(const struct edge_kdesc *k, u64 cycles,
+				  u32 occ_permille)
+{
+	u64 extra = (u64)k->ws.corun_pct * occ_permille;	/* % * permille */
+	u64 q = edge_div64(cycles, 100000);
+
+	/* Split: up to ~2^42 cycles times 10^7 overflows u64. */
+	return cycles + q * extra +
+	       edge_div64((cycles - q * 100000) * extra, 100000);
+}
+
 void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb);
 void edge_simt_retime_cores(struct edge_simt *s);
 
@@ -49,7 +71,19 @@ void edge_simt_kcount_sub(struct edge_core *c, struct edge_kinst *ki);
 int edge_simt_set_tb_policy(struct edge_simt *s, u32 id);
 u32 edge_simt_tb_regs(const struct edge_simt *s, const struct edge_kdesc *k);
 u64 edge_simt_ctx_cycles(const struct edge_simt *s, const struct edge_kdesc *k);
-u64 edge_simt_ratio_milli(u64 a, u64 b);
+
+/*
+ * a / b in thousandths, for a, b in nanoseconds (below 2^44: ~4.8 h).
+ * Inline: every finished kernel takes two.
+ */
+static inline u64 edge_simt_ratio_milli(u64 a, u64 b)
+{
+	while (b > 0xffffffffULL || a > (~0ULL / 1000)) {
+		a >>= 1;
+		b >>= 1;
+	}
+	return b ? edge_div64(a * 1000, (u32)b) : 0;
+}
 
 /* tbpreempt.c: thread-block preemption */
 void edge_simt_tb_suspended(struct edge_simt *s, struct edge_tb *tb);

@@ -13,29 +13,6 @@
 #include "gpu/simt.h"
 #include "gpu/preempt.h"
 
-u64 edge_simt_cyc2ns(const struct edge_simt *s, u64 cycles)
-{
-	/* Split: a stretched TB (~2^49 cycles) times 10^6 overflows u64. */
-	u64 q = edge_div64(cycles, s->p->clock_khz);
-
-	return q * 1000000ULL +
-	       edge_div64((cycles - q * s->p->clock_khz) * 1000000ULL,
-			  s->p->clock_khz);
-}
-
-/*
- * Rounds up: cyc2ns() rounds down, so below 1 GHz a cycle count survives
- * the round trip exactly (a 2-cycle step reads back as 2, not 1).
- */
-u64 edge_simt_ns2cyc(const struct edge_simt *s, u64 ns)
-{
-	u64 q = edge_div64(ns, 1000000);
-
-	return q * s->p->clock_khz +
-	       edge_div64((ns - q * 1000000) * s->p->clock_khz + 999999,
-			  1000000);
-}
-
 void edge_simt_default_cfg(struct edge_simt_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -241,28 +218,6 @@ void edge_simt_ki_free(struct edge_simt *s, struct edge_kinst *ki)
 u32 edge_simt_tb_regs(const struct edge_simt *s, const struct edge_kdesc *k)
 {
 	return k->warps_per_tb * s->p->warp_size * k->regs_per_thread;
-}
-
-static u32 core_max_warps(const struct edge_simt *s)
-{
-	return s->p->threads_per_core / s->p->warp_size;
-}
-
-/* Occupancy of a core in per mille of its warp slots. */
-u32 edge_simt_occupancy(const struct edge_simt *s, const struct edge_core *c)
-{
-	return c->warps * 1000 / core_max_warps(s);
-}
-
-/* Isolated cycles stretched by co-residency on a core this full. */
-u64 edge_simt_corun(const struct edge_kdesc *k, u64 cycles, u32 occ_permille)
-{
-	u64 extra = (u64)k->ws.corun_pct * occ_permille;	/* % * permille */
-	u64 q = edge_div64(cycles, 100000);
-
-	/* Split: up to ~2^42 cycles times 10^7 overflows u64. */
-	return cycles + q * extra +
-	       edge_div64((cycles - q * 100000) * extra, 100000);
 }
 
 static bool tb_fits(const struct edge_simt *s, const struct edge_core *c,
@@ -660,11 +615,17 @@ void edge_simt_kdu_leave(struct edge_simt *s, struct edge_kinst *ki)
 void edge_simt_schedule(struct edge_simt *s)
 {
 	struct edge_kinst *ki, *next;
+	bool tail = s->tail_pass;
 	bool reserve = s->cfg.sched == EDGE_SCHED_RESERVE;
 	s32 block_prio = -1;	/* waiting events hold back TBs up to this */
 	bool tbs_blocked = false, ew_failed = false, capped;
 	u32 fail_regs = 0, fail_smem = 0;
 
+	s->tail_pass = false;
+	/* Nothing queued: a pass places nothing (TBs are settled by each). */
+	if (!s->queue)
+		return;
+	s->defer_launch = tail && !s->in_deferred && s->eng->pops_next;
 	for (ki = s->queue; ki; ki = next) {
 		next = ki->next;
 		if (ki->ewarp) {
@@ -741,6 +702,9 @@ void edge_simt_schedule(struct edge_simt *s)
 		edge_simt_kdu_leave(s, ki);
 	}
 	settle_pass(s);
+	s->defer_launch = false;
+	if (s->nr_deferred)
+		edge_preempt_run_deferred(s);
 }
 
 static void on_ready(struct edge_simt *s, const struct edge_ev *ev)
@@ -752,7 +716,7 @@ static void on_ready(struct edge_simt *s, const struct edge_ev *ev)
 	ki->queued = true;
 	edge_simt_queue_insert(s, ki);
 	ew_queued(s, ki);
-	edge_simt_schedule(s);
+	edge_simt_schedule_tail(s);
 }
 
 static void on_tb_done(struct edge_simt *s, const struct edge_ev *ev)
@@ -777,7 +741,7 @@ static void on_tb_done(struct edge_simt *s, const struct edge_ev *ev)
 		return;
 	}
 	edge_simt_tb_finish(s, tb);
-	edge_simt_schedule(s);
+	edge_simt_schedule_tail(s);
 }
 
 /* Returns false for an event that is not the SIMT model's. */

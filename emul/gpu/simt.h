@@ -24,6 +24,7 @@
 #define EDGE_KDU_RUNNING	32	/* kernels the KDU dispatches from */
 #define EDGE_EWARP_PENDING	1024	/* warp-level events waiting */
 #define EDGE_EWARP_PER_CORE	4	/* pending event warp table (Fig. 9) */
+#define EDGE_DEFERRED		8	/* launches a pass runs in place */
 #define EDGE_SIMT_TAGS		64	/* per-kernel statistics slots */
 
 enum edge_sched {
@@ -268,6 +269,17 @@ struct edge_simt {
 	u32 free_susp;		/* free list of susp, EDGE_SUSP_NONE at end */
 	u64 bw_resident;	/* resident TBs' memory demand, MB/s (membw.c) */
 	struct edge_app *apps;	/* applications sharing it (gpu/quota.h) */
+	/*
+	 * Launches of event warps a pass held back to run in place at its
+	 * end (gpu/preempt.c, edge_preempt_run_deferred()), with the queue
+	 * order each would have had.
+	 */
+	bool tail_pass;		/* the next pass is its handler's last act */
+	bool defer_launch;	/* this pass holds launches back */
+	bool in_deferred;	/* running them: passes inside hold none */
+	u32 nr_deferred;
+	u32 deferred[EDGE_DEFERRED];
+	u64 deferred_order[EDGE_DEFERRED];
 	struct edge_simt_stats st;
 };
 
@@ -289,16 +301,55 @@ int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 void edge_simt_rerank(struct edge_simt *s,
 		      bool (*rank)(u64 cookie, u64 *out, void *arg), void *arg);
 void edge_simt_schedule(struct edge_simt *s);
+
+/*
+ * A scheduling pass that is the last act of an engine event's handler
+ * (or of edge_model_schedule_run()): nothing is queued or changed after
+ * it before the next event is popped, so the launches of event warps it
+ * places on free resources may run in place at its end when they would
+ * be the next events popped (edge_preempt_run_deferred()).  Inline, and
+ * no call at all with nothing queued (an idle GPU's every completion).
+ */
+static inline void edge_simt_schedule_tail(struct edge_simt *s)
+{
+	if (!s->queue)
+		return;
+	s->tail_pass = true;
+	edge_simt_schedule(s);
+}
+
+/* Inline: an event warp's every step converts its length. */
+static inline u64 edge_simt_cyc2ns(const struct edge_simt *s, u64 cycles)
+{
+	/* Split: a stretched TB (~2^49 cycles) times 10^6 overflows u64. */
+	u64 q = edge_div64(cycles, s->p->clock_khz);
+
+	return q * 1000000ULL +
+	       edge_div64((cycles - q * s->p->clock_khz) * 1000000ULL,
+			  s->p->clock_khz);
+}
+
+/*
+ * Rounds up: cyc2ns() rounds down, so below 1 GHz a cycle count survives
+ * the round trip exactly (a 2-cycle step reads back as 2, not 1).
+ */
+static inline u64 edge_simt_ns2cyc(const struct edge_simt *s, u64 ns)
+{
+	u64 q = edge_div64(ns, 1000000);
+
+	return q * s->p->clock_khz +
+	       edge_div64((ns - q * 1000000) * s->p->clock_khz + 999999,
+			  1000000);
+}
+
 bool edge_simt_handle(struct edge_simt *s, const struct edge_ev *ev);
 u32 edge_simt_cancel(struct edge_simt *s,
 		     bool (*match)(u64 cookie, void *arg), void *arg);
 u32 edge_simt_engine_room(const struct edge_preset *p);
-u64 edge_simt_cyc2ns(const struct edge_simt *s, u64 cycles);
 u64 edge_simt_iso_ns(const struct edge_simt *s, const struct edge_kdesc *k);
 u32 edge_simt_tbs_per_gpu(const struct edge_simt *s, const struct edge_kdesc *k);
 u64 edge_simt_antt_milli(const struct edge_simt *s);
 u64 edge_simt_stp_milli(const struct edge_simt *s);
-u64 edge_simt_ns2cyc(const struct edge_simt *s, u64 ns);
 bool edge_simt_idle(const struct edge_simt *s);
 u64 edge_simt_done_started(const struct edge_simt *s);
 u64 edge_simt_done_tb_ns(const struct edge_simt *s);
