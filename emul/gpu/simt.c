@@ -622,9 +622,14 @@ void edge_simt_schedule(struct edge_simt *s)
 	u32 fail_regs = 0, fail_smem = 0;
 
 	s->tail_pass = false;
-	/* Nothing queued: a pass places nothing (TBs are settled by each). */
-	if (!s->queue)
+	/*
+	 * Nothing queued: a pass places nothing (TBs are settled by each),
+	 * but a TB that left may have changed its core's rates (retime.c).
+	 */
+	if (!s->queue) {
+		edge_simt_retime(s);
 		return;
+	}
 	s->defer_launch = tail && !s->in_deferred && s->eng->pops_next;
 	for (ki = s->queue; ki; ki = next) {
 		next = ki->next;

@@ -308,11 +308,12 @@ void edge_simt_schedule(struct edge_simt *s);
  * it before the next event is popped, so the launches of event warps it
  * places on free resources may run in place at its end when they would
  * be the next events popped (edge_preempt_run_deferred()).  Inline, and
- * no call at all with nothing queued (an idle GPU's every completion).
+ * no call at all with nothing queued (an idle GPU's every completion)
+ * unless a core's TBs are to be re-timed (gpu/retime.c).
  */
 static inline void edge_simt_schedule_tail(struct edge_simt *s)
 {
-	if (!s->queue)
+	if (!s->queue && !s->nr_retime)
 		return;
 	s->tail_pass = true;
 	edge_simt_schedule(s);
