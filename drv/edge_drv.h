@@ -81,8 +81,13 @@ struct edge_device {
 	u64 wakeups;			/* ... and was woken before its timeout */
 	/* In-kernel API (kapi.c): doorbell words of kernel queues. */
 	u32 *kdoorbells;
-	/* Kernel queues by EKT id; written under @lock and @kq_lock. */
+	/*
+	 * Kernel queues by EKT id, and the ids in use as a bitmap (so that
+	 * a step walks the queues there are, not all 64 slots); both
+	 * written together under @lock and @kq_lock (kapi.c kq_slot_set()).
+	 */
 	struct edge_kq *kqs[EDGE_EKT_ENTRIES];
+	u64 kq_map;
 	spinlock_t kq_lock;		/* lets lookups run in any context */
 	u32 nr_kqs;
 	/*

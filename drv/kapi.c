@@ -136,6 +136,18 @@ bool edge_kq_unplugged(const struct edge_kq *q)
 }
 EXPORT_SYMBOL_GPL(edge_kq_unplugged);
 
+/* Slot @id of the id table is @q (or empty): under @ed->lock. */
+static void kq_slot_set(struct edge_device *ed, u32 id, struct edge_kq *q)
+{
+	spin_lock_irq(&ed->kq_lock);
+	ed->kqs[id] = q;
+	if (q)
+		ed->kq_map |= BIT_ULL(id);
+	else
+		ed->kq_map &= ~BIT_ULL(id);
+	spin_unlock_irq(&ed->kq_lock);
+}
+
 /**
  * __edge_kq_register() - register an event kernel for a module
  * @ed: device
@@ -226,9 +238,7 @@ struct edge_kq *__edge_kq_register(struct edge_device *ed,
 		q->params = r->params;
 		q->cqes = r->cqes;
 		q->id = id;
-		spin_lock_irq(&ed->kq_lock);
-		ed->kqs[id] = q;
-		spin_unlock_irq(&ed->kq_lock);
+		kq_slot_set(ed, id, q);
 		ed->nr_kqs++;
 		kref_get(&ed->ref);	/* the queue's; dropped when freed */
 		edge_nl_ekt_notify(ed, &ed->model.ekt.e[id], true);
@@ -255,19 +265,19 @@ static int kq_unpublish(struct edge_kq *q)
 	int ret = 0;
 
 	spin_lock_irq(&ed->kq_lock);
-	if (refcount_read(&q->refs) != 1)
+	if (refcount_read(&q->refs) != 1) {
 		ret = -EBUSY;
-	else
+	} else {
 		ed->kqs[q->id] = NULL;
+		ed->kq_map &= ~BIT_ULL(q->id);
+	}
 	spin_unlock_irq(&ed->kq_lock);
 	return ret;
 }
 
 static void kq_republish(struct edge_kq *q)
 {
-	spin_lock_irq(&q->ed->kq_lock);
-	q->ed->kqs[q->id] = q;
-	spin_unlock_irq(&q->ed->kq_lock);
+	kq_slot_set(q->ed, q->id, q);
 }
 
 /**
@@ -529,13 +539,14 @@ EXPORT_SYMBOL_GPL(edge_kq_dropped);
  */
 void edge_kapi_flush_drops(struct edge_device *ed)
 {
+	u64 map = ed->kq_map;
 	u32 i;
 
-	if (!ed->nr_kqs)
-		return;
-	for (i = 0; i < EDGE_EKT_ENTRIES; i++)
-		if (ed->kqs[i])
-			kq_flush_drops(ed->kqs[i]);
+	while (map) {
+		i = __ffs64(map);
+		map &= map - 1;
+		kq_flush_drops(ed->kqs[i]);
+	}
 }
 
 /**
@@ -603,22 +614,23 @@ EXPORT_SYMBOL_GPL(edge_kq_inflight);
  */
 void edge_kapi_dispatched(struct edge_device *ed)
 {
-	u64 now;
+	u64 map = ed->kq_map, now;
 	u32 i;
 
-	if (!ed->nr_kqs)
+	if (!map)
 		return;
 	/*
 	 * A read of its own: the step's came before the doorbell loads, so
 	 * it may precede a submission the step took.
 	 */
 	now = ktime_get_ns();
-	for (i = 0; i < EDGE_EKT_ENTRIES; i++) {
-		struct edge_kq *q = ed->kqs[i];
+	while (map) {
+		struct edge_kq *q;
 		u32 head;
 
-		if (!q)
-			continue;
+		i = __ffs64(map);
+		map &= map - 1;
+		q = ed->kqs[i];
 		head = READ_ONCE(*q->sq_head);
 		for (; q->disp_seen != head; q->disp_seen++)
 			q->dispatch_ns[q->disp_seen & (q->entries - 1)] = now;
@@ -686,9 +698,7 @@ void edge_kapi_going(struct edge_device *ed, struct module *mod)
 			continue;
 		WARN(1, "edge: %s left event kernel %u registered\n",
 		     mod->name, i);
-		spin_lock_irq(&ed->kq_lock);
-		ed->kqs[i] = NULL;
-		spin_unlock_irq(&ed->kq_lock);
+		kq_slot_set(ed, i, NULL);
 		q->notify = NULL;
 		edge_model_cancel(&ed->model, i);
 		ed->nr_kqs--;

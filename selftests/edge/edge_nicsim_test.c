@@ -54,8 +54,9 @@ FIXTURE_TEARDOWN(nicsim)
  */
 TEST_F(nicsim, below_rate_every_packet_verified)
 {
+	long long n, d50, d99, c50, c99;
 	struct nicsim_counts c;
-	char params[128];
+	char params[128], lat[128];
 
 	snprintf(params, sizeof(params),
 		 "func=%s rate=2000 batch=32 ring_entries=4096", variant->func);
@@ -77,6 +78,19 @@ TEST_F(nicsim, below_rate_every_packet_verified)
 	/* edge saw the same events. */
 	EXPECT_EQ(c.sent, edge_sysfs_read(0, "submitted"));
 	EXPECT_EQ(c.sent, edge_sysfs_read(0, "completed"));
+	/*
+	 * The front end stamped every dispatch (edge_kapi_dispatched()): a
+	 * dispatch is later than its doorbell and no later than the
+	 * completion (a missed stamp is 0, its latency a wrapped u64).
+	 */
+	ASSERT_EQ(0, edge_path_str(NICSIM_SYSFS "/latency_ns", lat,
+				   sizeof(lat)));
+	ASSERT_EQ(5, sscanf(lat, "n %lld dispatch %lld %lld complete %lld %lld",
+			    &n, &d50, &d99, &c50, &c99)) TH_LOG("%s", lat);
+	EXPECT_EQ(c.completed, n);
+	EXPECT_LT(0, d50);
+	EXPECT_LE(d50, c50);
+	EXPECT_LE(d99, c99);
 	EXPECT_EQ(0, nicsim_unload());
 	EXPECT_EQ(0, edge_sysfs_read(0, "registered"));
 }
