@@ -30,6 +30,7 @@
  * The jobs and workloads formats are in Documentation/edge-sim.rst,
  * "Placement across devices".
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,33 @@ static struct {
 } g = { .busy_pct = 30, .pcie_mbs = 12000, .seed = 1 };
 
 #define mdie(...)	sim_die("edge-sim mgb", __VA_ARGS__)
+
+/*
+ * All of @v a number in C's syntax (decimal, 0x hex, 0 octal), as
+ * strtoull(..., 0) has always read mgb's numbers; "abc" or "12x" is
+ * refused, not read as 0 or 12.  @what says where, for the message.
+ */
+static u64 mnum(const char *what, const char *v)
+{
+	u64 x;
+
+	errno = 0;
+	if (!sim_num(v, 0, "", &x))
+		mdie("%s: '%s' is not a number", what, v);
+	if (errno)
+		mdie("%s: '%s' is out of range", what, v);
+	return x;
+}
+
+/* mnum() for a u32 field: a value past it is refused, not cut short. */
+static u32 mnum32(const char *what, const char *v)
+{
+	u64 x = mnum(what, v);
+
+	if (x > 0xffffffffULL)
+		mdie("%s: '%s' is out of range", what, v);
+	return (u32)x;
+}
 
 /* The kernel of @t on @p: its TBs' work is in cycles of the reference. */
 static struct edge_kdesc kdesc(const struct jtype *t,
@@ -406,23 +434,22 @@ static void parse_job(char **save, u32 line)
 	strcpy(t->name, tok);
 	t->large = !strcmp(cls, "large");
 	while ((tok = next_tok(save))) {
-		char *eq = strchr(tok, '=');
-		u64 v;
+		char *eq = strchr(tok, '='), what[64];
 
 		if (!eq)
 			mdie("line %u: '%s' is not key=value", line, tok);
 		*eq++ = 0;
-		v = strtoull(eq, NULL, 0);
+		snprintf(what, sizeof(what), "line %u: %s", line, tok);
 		if (!strcmp(tok, "mem_mb"))
-			mem_mb = v;
+			mem_mb = mnum(what, eq);
 		else if (!strcmp(tok, "threads"))
-			t->req.threads = (u32)v;
+			t->req.threads = mnum32(what, eq);
 		else if (!strcmp(tok, "blocks"))
-			t->req.blocks = (u32)v;
+			t->req.blocks = mnum32(what, eq);
 		else if (!strcmp(tok, "tb_ms"))
-			t->tb_ms = v;
+			t->tb_ms = mnum(what, eq);
 		else if (!strcmp(tok, "kernels"))
-			t->kernels = (u32)v;
+			t->kernels = mnum32(what, eq);
 		else
 			mdie("line %u: unknown key '%s'", line, tok);
 	}
@@ -447,7 +474,7 @@ static u32 type_of(const char *name, u32 line)
 static void load(const char *path, bool table)
 {
 	FILE *f = fopen(path, "r");
-	char buf[2048], *save, *tok;
+	char buf[2048], what[320], *save, *tok;
 	u32 line = 0;
 
 	if (!f)
@@ -479,14 +506,16 @@ static void load(const char *path, bool table)
 			parse_job(&save, line);
 		} else if (!strcmp(tok, "busy")) {
 			tok = next_tok(&save);
-			g.busy_pct = tok ? (u32)strtoul(tok, NULL, 0) : 0;
+			snprintf(what, sizeof(what), "%s:%u: busy", path, line);
+			g.busy_pct = tok ? mnum32(what, tok) : 0;
 			tok = next_tok(&save);
 			g.ref = tok ? edge_preset_find(tok) : NULL;
 			if (!g.busy_pct || g.busy_pct >= 100 || !g.ref)
 				mdie("%s:%u: busy PCT PRESET", path, line);
 		} else if (!strcmp(tok, "pcie")) {
 			tok = next_tok(&save);
-			g.pcie_mbs = tok ? strtoull(tok, NULL, 0) : 0;
+			snprintf(what, sizeof(what), "%s:%u: pcie", path, line);
+			g.pcie_mbs = tok ? mnum(what, tok) : 0;
 			if (!g.pcie_mbs)
 				mdie("%s:%u: pcie MB/s", path, line);
 		} else {
@@ -571,9 +600,14 @@ static u32 parse_list(const char *s, u32 *out, u32 max)
 	u32 n = 0;
 
 	while (s && *s && n < max) {
-		out[n++] = (u32)strtoul(s, NULL, 0);
-		s = strchr(s, ',');
-		s = s ? s + 1 : NULL;
+		size_t len = strcspn(s, ",");
+		char num[32];
+
+		snprintf(num, sizeof(num), "%.*s", (int)len, s);
+		if (len >= sizeof(num))
+			mdie("-c: '%s' is not a number", num);
+		out[n++] = mnum32("-c", num);
+		s = s[len] ? s + len + 1 : NULL;
 	}
 	return n;
 }
@@ -596,10 +630,10 @@ int mgbsim_main(int argc, char **argv)
 				mdie("unknown preset %s", optarg);
 			break;
 		case 'g':
-			ndev = (u32)strtoul(optarg, NULL, 0);
+			ndev = mnum32("-g", optarg);
 			break;
 		case 'W':
-			workers = (u32)strtoul(optarg, NULL, 0);
+			workers = mnum32("-W", optarg);
 			break;
 		case 'c':
 			ncg = parse_list(optarg, cg, MAX_CG);
@@ -611,7 +645,7 @@ int mgbsim_main(int argc, char **argv)
 			pols = optarg;
 			break;
 		case 's':
-			g.seed = strtoull(optarg, NULL, 0);
+			g.seed = mnum("-s", optarg);
 			break;
 		case 'T':
 			types = true;
