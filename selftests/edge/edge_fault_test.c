@@ -75,12 +75,7 @@ static int file_rw(const char *path, const char *val, char *old, size_t len)
 		old[strcspn(old, "\n")] = 0;
 		close(fd);
 	}
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n < 0 ? -errno : 0;
+	return edge_path_write(path, val);
 }
 
 static int knobs_set(void)

@@ -70,24 +70,12 @@ static long long nr_read(const char *attr)
 	return edge_path_read(path);
 }
 
-static int path_write(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 static int nr_write(const char *attr, const char *val)
 {
 	char path[128];
 
 	snprintf(path, sizeof(path), NR_SYSFS "/%s", attr);
-	return path_write(path, val);
+	return edge_path_write(path, val);
 }
 
 /* The attribute's first line (stats is one; attach may end in one). */
@@ -196,7 +184,7 @@ FIXTURE_SETUP(netrx)
 	ASSERT_LE(0, fd);
 	ASSERT_LT(0, read(fd, self->ignore_old, sizeof(self->ignore_old) - 1));
 	close(fd);
-	ASSERT_EQ(0, path_write(IGNORE_PINGS, "1"));
+	ASSERT_EQ(0, edge_path_write(IGNORE_PINGS, "1"));
 	ASSERT_EQ(0, nr_write("attach", "nr0"));
 }
 
@@ -204,7 +192,7 @@ FIXTURE_TEARDOWN(netrx)
 {
 	nr_write("detach", "1");
 	run(NULL, 0, NET " down");
-	path_write(IGNORE_PINGS, self->ignore_old[0] ? self->ignore_old : "0");
+	edge_path_write(IGNORE_PINGS, self->ignore_old[0] ? self->ignore_old : "0");
 	netrx_unload();
 	edge_module_unload(3000);
 }
@@ -746,7 +734,7 @@ TEST_F_TIMEOUT(netrx, attach_under_fault_injection, 300)
 		ASSERT_NE(NULL, k);
 		ASSERT_EQ(1, fscanf(k, "%31s", old[i]));
 		fclose(k);
-		ASSERT_EQ(0, path_write(knobs[i][0], knobs[i][1]));
+		ASSERT_EQ(0, edge_path_write(knobs[i][0], knobs[i][1]));
 	}
 	ASSERT_EQ(0, nr_write("detach", "1"));
 	for (n = 1; n < 5000; n++) {
@@ -775,7 +763,7 @@ TEST_F_TIMEOUT(netrx, attach_under_fault_injection, 300)
 	}
 	close(fd);
 	for (i = 0; i < ARRAY_SIZE(knobs); i++)
-		path_write(knobs[i][0], old[i]);
+		edge_path_write(knobs[i][0], old[i]);
 	ksft_print_msg("attach: %u faults injected, attached at the %u-th\n",
 		       injected, n);
 	printf("faults_injected=%u\n", injected);

@@ -54,16 +54,9 @@ static inline long long nicsim_read(const char *attr)
 static inline int nicsim_write(const char *attr, const char *val)
 {
 	char path[128];
-	int fd, ret = 0;
 
 	snprintf(path, sizeof(path), NICSIM_SYSFS "/%s", attr);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
+	return edge_path_write(path, val);
 }
 
 /* Stop the source and wait until every packet sent was reaped. */

@@ -157,6 +157,20 @@ static inline long long edge_sysfs_read(int dev, const char *attr)
 	return edge_path_read(path);
 }
 
+/* Write @val to the file @path (one write): 0 or -errno. */
+static inline int edge_path_write(const char *path, const char *val)
+{
+	int fd, ret = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
 /* A file's text, its trailing newline dropped; -errno on error. */
 static inline int edge_path_str(const char *path, char *buf, size_t len)
 {
@@ -188,18 +202,9 @@ static inline int edge_sysfs_str(int dev, const char *attr, char *buf,
 static inline int edge_sysfs_write(int dev, const char *attr, const char *val)
 {
 	char path[128];
-	ssize_t n;
-	int fd, ret = 0;
 
 	snprintf(path, sizeof(path), EDGE_SYSFS "/edge%d/%s", dev, attr);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, strlen(val));
-	if (n < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
+	return edge_path_write(path, val);
 }
 
 /* A knob of device 0's sysfs directory, as the tests write them. */
