@@ -5,6 +5,7 @@
  * own syntax (base, suffixes), since scenario files rely on them; only
  * the mechanics are here.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,19 +40,23 @@ void sim_die(const char *who, const char *fmt, ...)
  *       "kKM": k and K multiply by 1000, M by 1000000; "" for none
  * @x: the value, when there is one
  *
- * strtoull() reads the digits, so white space and a sign before them are
- * taken as it takes them, and a value past ULLONG_MAX is ULLONG_MAX with
- * errno ERANGE: a caller that refuses that sets errno to 0 first and
- * looks at it after.  A suffix does not check for overflow.
+ * @v must start with a digit: strtoull() would take white space and a
+ * sign before it, and read "-1" as ULLONG_MAX.  A value past ULLONG_MAX
+ * is ULLONG_MAX with errno ERANGE: a caller that refuses that sets errno
+ * to 0 first and looks at it after.  A suffix does not check for
+ * overflow.
  *
  * Return: true when @v is digits and at most one suffix of @sfx, nothing
  * else; false (and @x untouched) otherwise.
  */
 bool sim_num(const char *v, int base, const char *sfx, u64 *x)
 {
+	unsigned long long n;
 	char *end;
-	unsigned long long n = strtoull(v, &end, base);
 
+	if (!isdigit((unsigned char)*v))
+		return false;
+	n = strtoull(v, &end, base);
 	if (end == v)
 		return false;
 	if (*end && strchr(sfx, *end)) {
