@@ -515,6 +515,39 @@ static double raw_ring_events_per_s(uint32_t depth)
 	return TPUT_EVENTS * 1e9 / t;
 }
 
+/*
+ * What a doorbell's dispatch costs before the front end does anything:
+ * a store seen by a thread spinning on the other vCPU and its answer
+ * seen back, timed as latency() times a dispatch (one clock read in the
+ * sample).  The raw ring's consumer, one event in flight, SAMPLES times.
+ */
+static void raw_ring_rtt(void)
+{
+	static uint64_t t[SAMPLES];
+	static struct raw_ring r;
+	pthread_t th;
+	uint32_t i;
+
+	memset(&r, 0, sizeof(r));
+	if (pthread_create(&th, NULL, raw_consumer, &r))
+		die("pthread_create", EAGAIN);
+	for (i = 0; i < SAMPLES; i++) {
+		uint64_t t0 = now_ns();
+
+		r.sq[i % TPUT_RING] = i;
+		__atomic_store_n(&r.sq_tail, i + 1, __ATOMIC_RELEASE);
+		while (__atomic_load_n(&r.cq_tail, __ATOMIC_ACQUIRE) != i + 1)
+			;
+		t[i] = now_ns() - t0;
+	}
+	__atomic_store_n(&r.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	printf("raw_ring_rtt_p50_ns=%llu\n",
+	       (unsigned long long)pct(t, SAMPLES, 50));
+	printf("raw_ring_rtt_p99_ns=%llu\n",
+	       (unsigned long long)pct(t, SAMPLES, 99));
+}
+
 /* One dev get of edge0 through the "edge" family, SAMPLES times. */
 static void netlink_dev_get(void)
 {
@@ -594,6 +627,7 @@ int main(void)
 		printf("raw_ring_events_per_s=%.0f\n", raw);
 		printf("events_vs_raw_ring_ratio=%.4f\n", tput[i] / raw);
 	}
+	raw_ring_rtt();
 	sysfs_write(sysfs_cpu, -1);
 	edge_queue_destroy(&q);
 	edge_close(&d);
