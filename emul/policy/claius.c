@@ -27,7 +27,9 @@
  *   queries in flight, T = t_predict - t_rest (Eq. 7) ranks them: the
  *   larger positive T gets the increment Eq. 8 chooses (0.9 threshold),
  *   the other keeps its quota, one with T < 0 gives 10 % back when its
- *   prediction still fits; with one in flight, the compensator.
+ *   prediction still fits and it does not lag; the compensator still
+ *   sets a lagging query's least quota; with one in flight, the
+ *   compensator alone.
  * - static-opt: fixed quotas, the launcher's (edge_app.quota_pct: the
  *   split its offline search found best) or each service's just-enough
  *   for its nominal budget; each batch application may use all of the
@@ -484,23 +486,23 @@ static void cl_kernel_launch(struct edge_simt *s, struct edge_kinst *ki)
 }
 
 /*
- * Eq. 6: the smallest q' >= q0 whose saving on the tasks left covers
- * the lag L: sum(t_i(q0) - t_i(q')) >= L, on the isolated predictions
- * (@pure).  The same contention that made the done tasks late slows the
- * ones left, so -scaled (ours) scales their predicted time at q' by the
- * slowdown measured so far (spent / plan): pure Eq. 6 leaves the last
- * tasks' share of the lag uncovered.
+ * Section 7's quota for a query: with L the time its completed tasks
+ * took less their prediction at the first quota q0 (the plan), q0 when
+ * L <= 0 (no lag: roll back), otherwise Eq. 6: the smallest q' >= q0
+ * whose saving on the remaining tasks, sum(t_i(q0) - t_i(q')), is at
+ * least L, on the isolated predictions (@pure).  The same contention
+ * that made the done tasks late slows the ones left, so -scaled (ours)
+ * scales their predicted time at q' by the slowdown measured so far
+ * (spent / plan): pure Eq. 6 leaves the last tasks' share of the lag
+ * uncovered.
  */
-static void compensate(const struct edge_simt *s, struct cl_svc *v,
-		       const struct edge_app *a, bool pure)
+static u32 comp_q(const struct cl_svc *v, const struct edge_app *a, bool pure)
 {
-	u64 spent = s->eng->now - v->t1, lag, base, r;
+	u64 spent = v->tdone - v->t1, lag, base, r;
 	u32 q;
 
-	if (spent <= v->plan || v->done >= a->nr_tasks) {
-		v->q = v->q0;		/* no lag: roll back */
-		return;
-	}
+	if (spent <= v->plan || v->done >= a->nr_tasks)
+		return v->q0;
 	lag = spent - v->plan;
 	base = rest(a, v->done + 1, v->q0);
 	for (q = v->q0; q < CL_STEPS; q++) {
@@ -511,7 +513,13 @@ static void compensate(const struct edge_simt *s, struct cl_svc *v,
 		if (r <= base && base - r >= lag)
 			break;
 	}
-	v->q = q;
+	return q;
+}
+
+/* One query in flight: Section 7's compensator sets its quota. */
+static void compensate(struct cl_svc *v, const struct edge_app *a, bool pure)
+{
+	v->q = comp_q(v, a, pure);
 }
 
 /*
@@ -575,11 +583,18 @@ static u32 raise_by(const struct edge_app *a, u32 from, u32 q, s64 t)
 /*
  * Section 8 with both services' queries in flight, at each task's end
  * (the synchronisation): T by Eq. 7 ranks them.  T < 0: priority 3, it
- * gives 10 % back when its prediction still fits t_rest.  T = 0, or the
- * smaller of two positive: priority 2, it keeps its quota.  The larger
- * positive T: priority 1, raised by Eq. 8's increment, its quota met
- * first and the other's cut to what is left.  With one query in flight
- * it is Section 7's compensator (Eq. 6).
+ * gives 10 % back when its prediction still fits t_rest and it does not
+ * lag.  T = 0, or the smaller of two positive: priority 2, it keeps its
+ * quota.  The larger positive T: priority 1, raised by Eq. 8's
+ * increment, its quota met first and the other's cut to what is left.
+ * Section 7's compensator keeps watching each query as when it is alone
+ * ("once in a while, two QoS tasks need to be synchronized to observe
+ * the progress"): a query whose done tasks ran over their plan gets at
+ * least the quota Eq. 6 asks, and gives nothing back until the lag is
+ * gone (Section 7 rolls back only then).  Without it, T turns positive
+ * only once a query's slack is spent, and the isolated predictions then
+ * leave it a few tenths of a per cent late (README: two services).  With
+ * one query in flight it is the compensator alone.
  */
 static void prioritise(const struct edge_simt *s, struct cl *c, u32 app,
 		       u32 o)
@@ -589,7 +604,7 @@ static void prioritise(const struct edge_simt *s, struct cl *c, u32 app,
 	s64 t[2];
 
 	if (!w->active || w->done >= s->apps[o].nr_tasks) {
-		compensate(s, v, &s->apps[app], !(c->flags & CL_SCALE));
+		compensate(v, &s->apps[app], !(c->flags & CL_SCALE));
 		return;
 	}
 	for (k = 0; k < 2; k++)
@@ -599,15 +614,19 @@ static void prioritise(const struct edge_simt *s, struct cl *c, u32 app,
 		const struct edge_app *a = &s->apps[who[k]];
 		struct cl_svc *x = &c->svc[who[k]];
 		u32 from = x->done + 1, q = x->q;
+		u32 qc = comp_q(x, a, !(c->flags & CL_SCALE));
+		bool lags = x->tdone - x->t1 > x->plan;
 		u64 sl = slow_pm(c, x);
 		s64 left = (s64)edge_div64(rest(a, from, q) * sl, 1000) - t[k];
 
 		if (t[k] > 0 && k == hi)
 			x->q = q + raise_by(a, from, q,
 					    (s64)edge_div64_64((u64)t[k] * 1000, sl));
-		else if (t[k] < 0 && q > 1 &&
+		else if (t[k] < 0 && q > 1 && !lags &&
 			 (s64)edge_div64(rest(a, from, q - 1) * sl, 1000) <= left)
 			x->q = q - 1;
+		if (lags && x->q < qc)
+			x->q = qc;
 	}
 	if (v->q + w->q > CL_STEPS) {
 		struct cl_svc *lo = hi == 0 ? w : v;
@@ -697,7 +716,7 @@ static void cl_kernel_end(struct edge_simt *s, struct edge_kinst *ki)
 		if (o)
 			prioritise(s, c, app, o);
 		else
-			compensate(s, v, a, !(c->flags & CL_SCALE));
+			compensate(v, a, !(c->flags & CL_SCALE));
 	}
 	realloc_all(s, c);
 }

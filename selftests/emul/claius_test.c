@@ -4,8 +4,9 @@
  * (emul/policy/claius.c): the bandwidth model below and above the peak,
  * contention slowing a memory-bound kernel and not a compute-bound one,
  * quotas that bound the cores a kernel holds and take them back by
- * preemption, the just-enough quota, and the lag compensator's raise and
- * roll-back.
+ * preemption, the just-enough quota, the lag compensator's raise and
+ * roll-back, and with two services Section 8's rule and the compensator
+ * beside it.
  */
 #include "simt_rig.h"
 
@@ -309,11 +310,15 @@ TEST(claius_two_services_keep_running_cores)
 }
 
 /*
- * Section 8's rule with both queries in flight.  Service 1 (q0 40 %)
- * ends task 1 at @end; service 2 (q0 20 %, budget 20.2 ms) is in its
- * first task: t_finished is 0, T = 20 - 20.2 < 0, priority 3, and 10 %
- * back would not fit: it keeps 20 %.  Service 1 is priority 1 and gets
- * Eq. 8's increment: @pct.
+ * Section 8's rule with both queries in flight.  Service 2 (q0 20 %,
+ * budget 20.2 ms) launches its first task at 0; service 1's chain also
+ * begins at 0 but its first task launches at 1 ms (its transfer): q0 =
+ * 40 %, 4 x 2.5 ms for the 10 ms left, no slack, so Eq. 7's T equals the
+ * lag Section 7's compensator sees and Eq. 8's increment is what is
+ * tested.  Service 1 ends task 1 at @end; service 2 is in its first task:
+ * t_finished is 0, T = 20 - 20.2 < 0, priority 3, and 10 % back would not
+ * fit: it keeps 20 %.  Service 1 is priority 1 and gets Eq. 8's
+ * increment: @pct.
  */
 static void two(struct __test_metadata *_metadata, const char *policy,
 		u64 end, u32 pct, u64 ns60)
@@ -329,13 +334,14 @@ static void two(struct __test_metadata *_metadata, const char *policy,
 	app_n(_metadata, 2, 20200000);
 	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 1, 11000000));
 	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 2, 20200000));
-	task(&a1, 1);
-	R.s.tbp->kernel_launch(&R.s, &a1);
 	task_n(&b1, 2, 1);
 	R.s.tbp->kernel_launch(&R.s, &b1);
+	b1.tbs_dispatched = 1;
+	edge_engine_advance(&R.eng, 1000000);
+	task(&a1, 1);
+	R.s.tbp->kernel_launch(&R.s, &a1);
 	ASSERT_EQ(edge_quota_cores(&R.s, 40), a1.qlen);
 	ASSERT_EQ(edge_quota_cores(&R.s, 20), b1.qlen);
-	b1.tbs_dispatched = 1;
 	edge_engine_advance(&R.eng, end);
 	R.s.tbp->kernel_end(&R.s, &a1);
 	task(&a2, 2);
@@ -349,9 +355,9 @@ static void two(struct __test_metadata *_metadata, const char *policy,
 }
 
 /*
- * claius: task 1 ends at 4.5 ms, T = 7.5 - (11 - 4.5) = 1 ms (Eq. 7).
- * +10 % saves 1.5 ms, +20 % 2.5: A = (1 / 1.5) / (2 / 2.5) = 0.83 < 0.9
- * (Eq. 8): a, 50 %.
+ * claius: task 1 ends at 4.5 ms, 1 ms late, T = 7.5 - (11 - 4.5) = 1 ms
+ * (Eq. 7).  +10 % saves 1.5 ms, +20 % 2.5: A = (1 / 1.5) / (2 / 2.5) =
+ * 0.83 < 0.9 (Eq. 8): a, 50 % (the compensator's 50 % too).
  */
 TEST(claius_two_services_priority_rule)
 {
@@ -369,14 +375,57 @@ TEST(claius_two_services_eq8_b_slower)
 }
 
 /*
- * claius-scaled: task 1 ends at 3.5 ms, 1.4 x its prediction: the three
- * tasks left take 7.5 x 1.4 = 10.5 ms of the 7.5 left, T = 3 ms.  The
- * increments that save T / 1.4 = 2.14 ms of isolated time are +20 %
- * (2.5 ms) and +30 % (3.21): A = (2 / 2.5) / (3 / 3.21) = 0.86: 60 %.
+ * claius-scaled: task 1 ends at 4.5 ms, 1.4 x its prediction: the three
+ * tasks left take 7.5 x 1.4 = 10.5 ms of the 6.5 left, T = 4 ms.  The
+ * increments that save T / 1.4 = 2.86 ms of isolated time are +30 %
+ * (3.21 ms) and +40 % (3.75): A = (3 / 3.21) / (4 / 3.75) = 0.88: 70 %.
  */
 TEST(claius_scaled_two_services_priority_rule)
 {
-	two(_metadata, "claius-scaled", 3500000, 60, 0);
+	two(_metadata, "claius-scaled", 4500000, 70, 0);
+}
+
+/*
+ * Section 7's compensator with both queries in flight: it sets the
+ * least quota of a query that lags, and Section 8 gives 10 % back
+ * (priority 3) only to one that does not.  Service 1 (q0 40 %, budget
+ * 11 ms, 1 ms of slack) ends task 1 at 5.5 ms: 3 ms over the plan.  T =
+ * 7.5 - 5.5 = 2 ms: Eq. 8 alone would give +20 % (saves 2.5 ms, A =
+ * (2 / 2.5) / (3 / 3.21) = 0.86), 60 %; Eq. 6 needs a saving of the
+ * whole 3 ms lag: 70 % (3.21 ms).  Task 2 ends at 6.5 ms, 1.5 ms over
+ * the plan: T = 2.86 - 4.5 < 0, and 60 % would fit (3.33 ms), but the
+ * query still lags: it keeps 70 % (Eq. 6 alone: 60 %).
+ */
+TEST(claius_two_services_compensator)
+{
+	struct edge_kinst a1, a2, a3, b1;
+
+	gpu(_metadata, "claius");
+	service(_metadata, 11000000);
+	app_n(_metadata, 2, 20200000);
+	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 1, 11000000));
+	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 2, 20200000));
+	task_n(&b1, 2, 1);
+	R.s.tbp->kernel_launch(&R.s, &b1);
+	b1.tbs_dispatched = 1;
+	task(&a1, 1);
+	R.s.tbp->kernel_launch(&R.s, &a1);
+	ASSERT_EQ(edge_quota_cores(&R.s, 40), a1.qlen);
+	edge_engine_advance(&R.eng, 5500000);
+	R.s.tbp->kernel_end(&R.s, &a1);
+	task(&a2, 2);
+	R.s.tbp->kernel_launch(&R.s, &a2);
+	EXPECT_EQ(70U, R.s.apps[1].cur_pct);
+	EXPECT_EQ(edge_quota_cores(&R.s, 70), a2.qlen);
+	edge_engine_advance(&R.eng, 6500000);
+	R.s.tbp->kernel_end(&R.s, &a2);
+	task(&a3, 3);
+	R.s.tbp->kernel_launch(&R.s, &a3);
+	EXPECT_EQ(70U, R.s.apps[1].cur_pct);
+	EXPECT_EQ(20U, R.s.apps[2].cur_pct);
+	R.s.tbp->kernel_end(&R.s, &a3);
+	R.s.tbp->kernel_end(&R.s, &b1);
+	rig_fini();
 }
 
 /*
