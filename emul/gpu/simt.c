@@ -327,8 +327,6 @@ static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
 	if (!ki->started) {
 		ki->started = true;
 		ki->first_start = now;
-		edge_lat_add(&s->st.tag[ki->tag].sched,
-			     edge_simt_ns2cyc(s, now - ki->arrival));
 	}
 	ki->tbs_running++;
 	s->st.tbs_dispatched++;

@@ -190,7 +190,6 @@ enum edge_stall {
 };
 
 struct edge_tag_stats {
-	struct edge_lat sched;		/* scheduling latency, cycles */
 	u64 launched;
 	u64 done;
 	u64 slowdown_sum_milli;		/* sum of (runtime / isolated) * 1000 */
