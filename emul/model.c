@@ -420,27 +420,15 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 }
 
 /*
- * Consume every rung doorbell into the SIMT model's queues, without the
- * scheduling pass; returns the events consumed.  The front end splits
- * the two to time-stamp consumption (drv/kapi.c); a caller of this must
- * call edge_model_schedule() when it returns non-zero.
+ * edge_model_consume() past its quick return (model.h): consume every
+ * rung doorbell into the SIMT model's queues, without the scheduling
+ * pass; returns the events consumed.
  */
-u32 edge_model_consume(struct edge_model *m)
+u32 edge_model_consume_rung(struct edge_model *m)
 {
 	u64 live = m->always | m->again;
 	u32 n = 0, i;
 
-	/*
-	 * The usual step of a user entry's front end: one summary word,
-	 * nothing in it, no poll of every entry due.  What the rest would
-	 * do then is count the step.
-	 */
-	if (!live && m->nr_sum == 1 && !m->scan_all &&
-	    m->scan_steps + 1 < EDGE_DB_SCAN_STEPS &&
-	    !edge_read_once(*m->sum[0])) {
-		m->scan_steps++;
-		return 0;
-	}
 	/*
 	 * The entries whose producers said they rang (the summaries' bits,
 	 * taken), those without a summary, and every entry once every
@@ -569,8 +557,8 @@ static void simt_done(void *ctx, u64 cookie, u32 code)
 	u32 res = 0;
 	u64 lat;
 
-	/* A job's kernel: the CP's. */
-	if (edge_cp_kernel_done(m->cp, cookie, code))
+	/* A job's kernel: the CP's (its cookie says so, without a call). */
+	if ((cookie & EDGE_CP_COOKIE) && edge_cp_kernel_done(m->cp, cookie, code))
 		return;
 	ent = edge_ekt_get(&m->ekt, id);
 	/* A cancelled entry's events leave the SIMT model with it. */
