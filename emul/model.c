@@ -630,16 +630,6 @@ u32 edge_model_run_budget(struct edge_model *m, u64 until, u32 budget)
 	return n;
 }
 
-u64 edge_model_next_time(const struct edge_model *m)
-{
-	return edge_engine_next_time(&m->eng);
-}
-
-u64 edge_model_now(const struct edge_model *m)
-{
-	return m->eng.now;
-}
-
 void edge_model_advance(struct edge_model *m, u64 now)
 {
 	edge_engine_advance(&m->eng, now);

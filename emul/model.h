@@ -163,8 +163,18 @@ void edge_model_schedule(struct edge_model *m);
 u32 edge_model_schedule_run(struct edge_model *m, bool to_next, u32 budget);
 u32 edge_model_run_until(struct edge_model *m, u64 until);
 u32 edge_model_run_budget(struct edge_model *m, u64 until, u32 budget);
-u64 edge_model_next_time(const struct edge_model *m);
-u64 edge_model_now(const struct edge_model *m);
+
+/* Inline: the idle front end asks at every step (engine.h's, inline). */
+static inline u64 edge_model_next_time(const struct edge_model *m)
+{
+	return edge_engine_next_time(&m->eng);
+}
+
+static inline u64 edge_model_now(const struct edge_model *m)
+{
+	return m->eng.now;
+}
+
 void edge_model_advance(struct edge_model *m, u64 now);
 bool edge_model_doorbell_pending(const struct edge_model *m);
 void edge_model_rescan(struct edge_model *m);

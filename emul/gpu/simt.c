@@ -180,6 +180,36 @@ bool edge_simt_idle(const struct edge_simt *s)
 	return s->nr_free_ki == s->nr_ki;
 }
 
+/*
+ * Into the dispatcher's queue; into an empty one without a call (an
+ * idle GPU's every event): what edge_simt_queue_insert() does then.
+ */
+static inline void queue_in(struct edge_simt *s, struct edge_kinst *ki)
+{
+	ki->queued = true;
+	if (s->queue) {
+		edge_simt_queue_insert(s, ki);
+		return;
+	}
+	ki->next = NULL;
+	s->queue = ki;
+	s->queue_tail = ki;
+}
+
+/* Out of it; its head without a call, as edge_simt_queue_remove(). */
+static inline void queue_out(struct edge_simt *s, struct edge_kinst *ki)
+{
+	ki->queued = false;
+	if (s->queue != ki) {
+		edge_simt_queue_remove(s, ki);
+		return;
+	}
+	s->queue = ki->next;
+	if (s->queue_tail == ki)
+		s->queue_tail = NULL;
+	ki->next = NULL;
+}
+
 /* An event warp entered the queue: not waited yet. */
 static void ew_queued(struct edge_simt *s, struct edge_kinst *ki)
 {
@@ -580,15 +610,16 @@ int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 	s->st.tag[ki->tag].launched++;
 	if (!ew && s->tbp->kernel_launch)
 		s->tbp->kernel_launch(s, ki);
-	ki->ready = now + edge_simt_cyc2ns(s, s->cfg.dispatch_cycles);
+	/* No conversion for no latency (the model's default). */
+	ki->ready = s->cfg.dispatch_cycles ?
+		    now + edge_simt_cyc2ns(s, s->cfg.dispatch_cycles) : now;
 	if (ki->ready > now) {
 		int ret = edge_engine_push(s->eng, ki->ready, EDGE_EV_READY,
 					   ki->idx, 0, ki->gen);
 
 		EDGE_ASSERT(!ret);
 	} else {
-		ki->queued = true;
-		edge_simt_queue_insert(s, ki);
+		queue_in(s, ki);
 		ew_queued(s, ki);
 	}
 	return 0;
@@ -658,8 +689,7 @@ void edge_simt_schedule(struct edge_simt *s)
 				}
 				edge_preempt_waited(s, ki);
 			} else if (edge_preempt_place(s, ki)) {
-				edge_simt_queue_remove(s, ki);
-				ki->queued = false;
+				queue_out(s, ki);
 				edge_simt_ew_dequeued(s, ki);
 				continue;
 			} else {
@@ -700,8 +730,7 @@ void edge_simt_schedule(struct edge_simt *s)
 				break;	/* FIFO: events behind it wait too */
 			continue;
 		}
-		edge_simt_queue_remove(s, ki);
-		ki->queued = false;
+		queue_out(s, ki);
 		edge_simt_kdu_leave(s, ki);
 	}
 	settle_pass(s);
@@ -716,8 +745,7 @@ static void on_ready(struct edge_simt *s, const struct edge_ev *ev)
 
 	if (!ki->used || ki->gen != ev->gen)
 		return;
-	ki->queued = true;
-	edge_simt_queue_insert(s, ki);
+	queue_in(s, ki);
 	ew_queued(s, ki);
 	edge_simt_schedule_tail(s);
 }
