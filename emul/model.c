@@ -25,6 +25,9 @@ static u64 cookie_of(const struct edge_ekt_entry *ent, u32 seq)
 	       seq;
 }
 
+/* The upper half is the entry's for life: built once, at registration. */
+#define COOKIE_SEQ	0xffffffffULL
+
 static void simt_done(void *ctx, u64 cookie, u32 code);
 static void job_done(void *ctx, u64 cookie, u32 state, bool met);
 
@@ -211,6 +214,7 @@ int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 		return ret;
 	}
 	ent->k = ak;
+	ent->cookie = cookie_of(ent, 0);
 	ent->due = due;
 	ent->late = 0;
 	ent->k.table = NULL;
@@ -402,7 +406,7 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 			edge_app_chain_begin(&m->simt, ent->k.app,
 					     ent->k.deadline_ns);
 		if (edge_simt_launch_ranked(&m->simt, &ent->k,
-					    cookie_of(ent, seq), ent->id, due))
+					    ent->cookie | seq, ent->id, due))
 			break;
 		if (ent->due)
 			ent->due[seq & (ent->k.ring_entries - 1)] = due;
@@ -561,8 +565,12 @@ static void simt_done(void *ctx, u64 cookie, u32 code)
 	if ((cookie & EDGE_CP_COOKIE) && edge_cp_kernel_done(m->cp, cookie, code))
 		return;
 	ent = edge_ekt_get(&m->ekt, id);
-	/* A cancelled entry's events leave the SIMT model with it. */
-	if (!ent || (ent->gen & RING_GEN_MASK) != cookie >> 40) {
+	/*
+	 * A cancelled entry's events leave the SIMT model with it.  Its
+	 * generation and id are the cookie's upper half (a CP cookie, bit
+	 * 63, went above).
+	 */
+	if (!ent || (cookie & ~COOKIE_SEQ) != ent->cookie) {
 		EDGE_ASSERT(0);
 		return;
 	}

@@ -775,8 +775,8 @@ static void on_tb_done(struct edge_simt *s, const struct edge_ev *ev)
 	edge_simt_schedule_tail(s);
 }
 
-/* Returns false for an event that is not the SIMT model's. */
-bool edge_simt_handle(struct edge_simt *s, const struct edge_ev *ev)
+/* edge_simt_handle() but an event warp's step (simt.h). */
+bool edge_simt_handle_other(struct edge_simt *s, const struct edge_ev *ev)
 {
 	switch (ev->kind) {
 	case EDGE_EV_READY:
@@ -784,9 +784,6 @@ bool edge_simt_handle(struct edge_simt *s, const struct edge_ev *ev)
 		return true;
 	case EDGE_EV_TB_DONE:
 		on_tb_done(s, ev);
-		return true;
-	case EDGE_EV_EWARP:
-		edge_preempt_step(s, ev);
 		return true;
 	default:
 		return false;

@@ -342,7 +342,24 @@ static inline u64 edge_simt_ns2cyc(const struct edge_simt *s, u64 ns)
 			  1000000);
 }
 
-bool edge_simt_handle(struct edge_simt *s, const struct edge_ev *ev);
+void edge_preempt_step(struct edge_simt *s, const struct edge_ev *ev);
+bool edge_simt_handle_other(struct edge_simt *s, const struct edge_ev *ev);
+
+/*
+ * Run one of the SIMT model's engine events; false for an event that
+ * is not its own.  Inline for an event warp's step (gpu/preempt.c), an
+ * idle GPU's every event, which then costs one call, not two.
+ */
+static inline bool edge_simt_handle(struct edge_simt *s,
+				    const struct edge_ev *ev)
+{
+	if (ev->kind == EDGE_EV_EWARP) {
+		edge_preempt_step(s, ev);
+		return true;
+	}
+	return edge_simt_handle_other(s, ev);
+}
+
 u32 edge_simt_cancel(struct edge_simt *s,
 		     bool (*match)(u64 cookie, void *arg), void *arg);
 u32 edge_simt_engine_room(const struct edge_preset *p);
