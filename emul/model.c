@@ -215,6 +215,7 @@ int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 	}
 	ent->k = ak;
 	ent->cookie = cookie_of(ent, 0);
+	ent->ewarp = ak.num_tbs == 1 && ak.block_threads <= m->preset->warp_size;
 	ent->due = due;
 	ent->late = 0;
 	ent->k.table = NULL;
@@ -386,8 +387,7 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 	 * What the queues cannot take stays in the ring: backpressure.  TB
 	 * kernels leave the KMU room for a kernel of every CP job.
 	 */
-	if (!(ent->k.num_tbs == 1 &&
-	      ent->k.block_threads <= m->preset->warp_size)) {
+	if (!ent->ewarp) {
 		u32 used = m->simt.kmu_len + m->simt.kdu_len + EDGE_CP_JOBS;
 		u32 cap = EDGE_KMU_PENDING + EDGE_KDU_RUNNING;
 

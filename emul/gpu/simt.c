@@ -567,6 +567,7 @@ int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 	struct edge_kinst *ki = s->free_ki;
 	bool ew = is_ewarp(s, k);
 	u64 now = s->eng->now;
+	u32 cores = s->p->num_cores;
 
 	if (!ki || (ew && s->ewarp_len >= EDGE_EWARP_PENDING) ||
 	    (!ew && s->kmu_len + s->kdu_len >=
@@ -597,8 +598,8 @@ int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 	ki->nr_susp = 0;
 	ki->susp = EDGE_SUSP_NONE;
 	ki->qfirst = 0;
-	ki->qlen = s->p->num_cores;
-	ki->quota = s->p->num_cores;
+	ki->qlen = cores;
+	ki->quota = cores;
 	ki->cores_used = 0;
 	ki->counted = !ew;
 	if (ew)
