@@ -158,6 +158,7 @@ static inline u32 edge_model_consume(struct edge_model *m)
 	}
 	return edge_model_consume_rung(m);
 }
+
 bool edge_model_rung(struct edge_model *m);
 void edge_model_schedule(struct edge_model *m);
 u32 edge_model_schedule_run(struct edge_model *m, bool to_next, u32 budget);
