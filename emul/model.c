@@ -405,8 +405,8 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 		if (due && ent->k.app)
 			edge_app_chain_begin(&m->simt, ent->k.app,
 					     ent->k.deadline_ns);
-		if (edge_simt_launch_ranked(&m->simt, &ent->k,
-					    ent->cookie | seq, ent->id, due))
+		if (edge_simt_launch_as(&m->simt, &ent->k, ent->cookie | seq,
+					ent->id, due, ent->ewarp))
 			break;
 		if (ent->due)
 			ent->due[seq & (ent->k.ring_entries - 1)] = due;

@@ -16,6 +16,10 @@
 #include "gpu/simt.h"
 #include "limits.h"
 
+/* An EKT id is a SIMT statistics tag (edge_simt_launch_as()). */
+#if EDGE_SIMT_TAGS < EDGE_EKT_ENTRIES
+#error "an EKT id must be a SIMT statistics tag"
+#endif
 /* An EKT id is a profiling-table index and a bit of a job's ekt_mask. */
 #if EDGE_CP_CLASSES < EDGE_EKT_ENTRIES
 #error "an EKT id must be an index of the CP's profiling table"

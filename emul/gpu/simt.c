@@ -564,8 +564,19 @@ int edge_simt_launch_deferred(struct edge_simt *s, const struct edge_kdesc *k,
 int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 			    u64 cookie, u32 tag, u64 rank)
 {
+	return edge_simt_launch_as(s, k, cookie, tag < EDGE_SIMT_TAGS ? tag :
+				   EDGE_SIMT_TAGS - 1, rank, is_ewarp(s, k));
+}
+
+/*
+ * edge_simt_launch_ranked() for a caller that knows what it launches:
+ * @tag below EDGE_SIMT_TAGS, and @ew whether @k is an event warp (one
+ * TB of at most a warp), as the model's entries know theirs.
+ */
+int edge_simt_launch_as(struct edge_simt *s, const struct edge_kdesc *k,
+			u64 cookie, u32 tag, u64 rank, bool ew)
+{
 	struct edge_kinst *ki = s->free_ki;
-	bool ew = is_ewarp(s, k);
 	u64 now = s->eng->now;
 	u32 cores = s->p->num_cores;
 
@@ -579,7 +590,7 @@ int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 	ki->ewarp = ew;
 	ki->k = *k;
 	ki->cookie = cookie;
-	ki->tag = tag < EDGE_SIMT_TAGS ? tag : EDGE_SIMT_TAGS - 1;
+	ki->tag = tag;
 	ki->arrival = now;
 	ki->first_start = 0;
 	ki->tb_ns = 0;

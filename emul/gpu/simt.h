@@ -297,6 +297,8 @@ int edge_simt_launch_deferred(struct edge_simt *s, const struct edge_kdesc *k,
 			      u64 cookie, u32 tag);
 int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 			    u64 cookie, u32 tag, u64 rank);
+int edge_simt_launch_as(struct edge_simt *s, const struct edge_kdesc *k,
+			u64 cookie, u32 tag, u64 rank, bool ew);
 void edge_simt_rerank(struct edge_simt *s,
 		      bool (*rank)(u64 cookie, u64 *out, void *arg), void *arg);
 void edge_simt_schedule(struct edge_simt *s);
