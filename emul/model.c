@@ -523,7 +523,6 @@ void edge_model_schedule(struct edge_model *m)
  */
 u32 edge_model_schedule_run(struct edge_model *m, bool to_next, u32 budget)
 {
-	u64 until;
 	u32 n;
 
 	m->eng.fold_left = budget;
@@ -537,8 +536,9 @@ u32 edge_model_schedule_run(struct edge_model *m, bool to_next, u32 budget)
 	 */
 	if (n && edge_engine_none_due(&m->eng))
 		return n;
-	until = to_next && !n ? edge_engine_next_time(&m->eng) : m->eng.now;
-	return n + edge_model_run_budget(m, until, budget - n);
+	if (to_next && !n)
+		return edge_model_run_next(m, budget);
+	return n + edge_model_run_budget(m, m->eng.now, budget - n);
 }
 
 /* Consume every rung doorbell and schedule; returns the events dispatched. */
@@ -603,6 +603,37 @@ static void simt_done(void *ctx, u64 cookie, u32 code)
 		m->notify(ent->owner, ent->id);
 }
 
+/*
+ * At most @budget model events due at or before @until, @first being
+ * the earliest queued (NULL: none), which the caller looked up already.
+ */
+static __always_inline u32 run_from(struct edge_model *m,
+				    const struct edge_ev *first, u64 until,
+				    u32 budget)
+{
+	struct edge_ev ev;
+	u32 n = 0;
+
+	while (n < budget && first && first->time <= until) {
+		bool known;
+
+		edge_engine_take(&m->eng, first, &ev);
+		/* Steps run in place of events count as events. */
+		m->eng.fold_left = budget - n - 1;
+		m->eng.folded = 0;
+		known = edge_simt_handle(&m->simt, &ev) ||
+			edge_cp_handle(m->cp, &ev);
+		EDGE_ASSERT(known);
+		n += 1 + m->eng.folded;
+		/* No look at the next one when the budget is spent. */
+		if (n >= budget)
+			break;
+		first = edge_engine_first(&m->eng);
+	}
+	m->eng.fold_left = ~0U;
+	return n;
+}
+
 /* Run every model event due at or before @until; returns how many ran. */
 u32 edge_model_run_until(struct edge_model *m, u64 until)
 {
@@ -617,26 +648,25 @@ u32 edge_model_run_until(struct edge_model *m, u64 until)
  */
 u32 edge_model_run_budget(struct edge_model *m, u64 until, u32 budget)
 {
-	struct edge_ev ev;
-	u32 n = 0;
+	return run_from(m, edge_engine_first(&m->eng), until, budget);
+}
 
-	while (n < budget) {
-		const struct edge_ev *first = edge_engine_first(&m->eng);
-		bool known;
+/**
+ * edge_model_run_next() - run what is due at the next event's time
+ * @m: the model
+ * @budget: at most this many model events
+ *
+ * edge_model_run_budget(m, edge_model_next_time(m), @budget), a step of
+ * virtual time that consumed nothing, with the earliest event looked up
+ * once, not once for its time and again by the run.
+ *
+ * Return: the model events run.
+ */
+u32 edge_model_run_next(struct edge_model *m, u32 budget)
+{
+	const struct edge_ev *first = edge_engine_first(&m->eng);
 
-		if (!first || first->time > until)
-			break;
-		edge_engine_take(&m->eng, first, &ev);
-		/* Steps run in place of events count as events. */
-		m->eng.fold_left = budget - n - 1;
-		m->eng.folded = 0;
-		known = edge_simt_handle(&m->simt, &ev) ||
-			edge_cp_handle(m->cp, &ev);
-		EDGE_ASSERT(known);
-		n += 1 + m->eng.folded;
-	}
-	m->eng.fold_left = ~0U;
-	return n;
+	return run_from(m, first, first ? first->time : 0, budget);
 }
 
 void edge_model_advance(struct edge_model *m, u64 now)

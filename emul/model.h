@@ -168,6 +168,7 @@ void edge_model_schedule(struct edge_model *m);
 u32 edge_model_schedule_run(struct edge_model *m, bool to_next, u32 budget);
 u32 edge_model_run_until(struct edge_model *m, u64 until);
 u32 edge_model_run_budget(struct edge_model *m, u64 until, u32 budget);
+u32 edge_model_run_next(struct edge_model *m, u32 budget);
 
 /* Inline: the idle front end asks at every step (engine.h's, inline). */
 static inline u64 edge_model_next_time(const struct edge_model *m)
