@@ -108,10 +108,10 @@ static u32 frontend_step(struct edge_device *ed, u64 *kt)
 		edge_kapi_dispatched(ed);
 		work += edge_model_schedule_run(m, ed->virtual_time,
 						EDGE_STEP_BUDGET);
+	} else if (ed->virtual_time) {
+		work = edge_model_run_next(m, EDGE_STEP_BUDGET);
 	} else {
-		work = edge_model_run_budget(m, ed->virtual_time ?
-					     edge_model_next_time(m) :
-					     edge_model_now(m),
+		work = edge_model_run_budget(m, edge_model_now(m),
 					     EDGE_STEP_BUDGET);
 	}
 	return work;

@@ -15,6 +15,8 @@ struct edge_ekt_entry {
 	bool used;
 	u32 id;
 	u32 gen;		/* bumped at every allocation of this slot */
+	u64 cookie;		/* its events' cookies but the seq (model.c) */
+	bool ewarp;		/* its kernel is one warp: an event warp */
 	struct edge_kdesc k;
 	struct edge_ring ring;
 	void *owner;		/* drv/'s cookie: who registered it */

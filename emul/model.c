@@ -25,6 +25,9 @@ static u64 cookie_of(const struct edge_ekt_entry *ent, u32 seq)
 	       seq;
 }
 
+/* The upper half is the entry's for life: built once, at registration. */
+#define COOKIE_SEQ	0xffffffffULL
+
 static void simt_done(void *ctx, u64 cookie, u32 code);
 static void job_done(void *ctx, u64 cookie, u32 state, bool met);
 
@@ -211,6 +214,8 @@ int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 		return ret;
 	}
 	ent->k = ak;
+	ent->cookie = cookie_of(ent, 0);
+	ent->ewarp = ak.num_tbs == 1 && ak.block_threads <= m->preset->warp_size;
 	ent->due = due;
 	ent->late = 0;
 	ent->k.table = NULL;
@@ -382,8 +387,7 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 	 * What the queues cannot take stays in the ring: backpressure.  TB
 	 * kernels leave the KMU room for a kernel of every CP job.
 	 */
-	if (!(ent->k.num_tbs == 1 &&
-	      ent->k.block_threads <= m->preset->warp_size)) {
+	if (!ent->ewarp) {
 		u32 used = m->simt.kmu_len + m->simt.kdu_len + EDGE_CP_JOBS;
 		u32 cap = EDGE_KMU_PENDING + EDGE_KDU_RUNNING;
 
@@ -401,8 +405,8 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 		if (due && ent->k.app)
 			edge_app_chain_begin(&m->simt, ent->k.app,
 					     ent->k.deadline_ns);
-		if (edge_simt_launch_ranked(&m->simt, &ent->k,
-					    cookie_of(ent, seq), ent->id, due))
+		if (edge_simt_launch_as(&m->simt, &ent->k, ent->cookie | seq,
+					ent->id, due, ent->ewarp))
 			break;
 		if (ent->due)
 			ent->due[seq & (ent->k.ring_entries - 1)] = due;
@@ -420,27 +424,15 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 }
 
 /*
- * Consume every rung doorbell into the SIMT model's queues, without the
- * scheduling pass; returns the events consumed.  The front end splits
- * the two to time-stamp consumption (drv/kapi.c); a caller of this must
- * call edge_model_schedule() when it returns non-zero.
+ * edge_model_consume() past its quick return (model.h): consume every
+ * rung doorbell into the SIMT model's queues, without the scheduling
+ * pass; returns the events consumed.
  */
-u32 edge_model_consume(struct edge_model *m)
+u32 edge_model_consume_rung(struct edge_model *m)
 {
 	u64 live = m->always | m->again;
 	u32 n = 0, i;
 
-	/*
-	 * The usual step of a user entry's front end: one summary word,
-	 * nothing in it, no poll of every entry due.  What the rest would
-	 * do then is count the step.
-	 */
-	if (!live && m->nr_sum == 1 && !m->scan_all &&
-	    m->scan_steps + 1 < EDGE_DB_SCAN_STEPS &&
-	    !edge_read_once(*m->sum[0])) {
-		m->scan_steps++;
-		return 0;
-	}
 	/*
 	 * The entries whose producers said they rang (the summaries' bits,
 	 * taken), those without a summary, and every entry once every
@@ -531,7 +523,6 @@ void edge_model_schedule(struct edge_model *m)
  */
 u32 edge_model_schedule_run(struct edge_model *m, bool to_next, u32 budget)
 {
-	u64 until;
 	u32 n;
 
 	m->eng.fold_left = budget;
@@ -545,8 +536,9 @@ u32 edge_model_schedule_run(struct edge_model *m, bool to_next, u32 budget)
 	 */
 	if (n && edge_engine_none_due(&m->eng))
 		return n;
-	until = to_next && !n ? edge_engine_next_time(&m->eng) : m->eng.now;
-	return n + edge_model_run_budget(m, until, budget - n);
+	if (to_next && !n)
+		return edge_model_run_next(m, budget);
+	return n + edge_model_run_budget(m, m->eng.now, budget - n);
 }
 
 /* Consume every rung doorbell and schedule; returns the events dispatched. */
@@ -569,17 +561,22 @@ static void simt_done(void *ctx, u64 cookie, u32 code)
 	u32 res = 0;
 	u64 lat;
 
-	/* A job's kernel: the CP's. */
-	if (edge_cp_kernel_done(m->cp, cookie, code))
+	/* A job's kernel: the CP's (its cookie says so, without a call). */
+	if ((cookie & EDGE_CP_COOKIE) && edge_cp_kernel_done(m->cp, cookie, code))
 		return;
 	ent = edge_ekt_get(&m->ekt, id);
-	/* A cancelled entry's events leave the SIMT model with it. */
-	if (!ent || (ent->gen & RING_GEN_MASK) != cookie >> 40) {
+	/*
+	 * A cancelled entry's events leave the SIMT model with it.  Its
+	 * generation and id are the cookie's upper half (a CP cookie, bit
+	 * 63, went above).
+	 */
+	if (!ent || (cookie & ~COOKIE_SEQ) != ent->cookie) {
 		EDGE_ASSERT(0);
 		return;
 	}
 	r = &ent->ring;
-	if (code == EDGE_CQE_DONE)
+	/* EDGE_FN_NOP computes nothing: DONE, result 0, without the call. */
+	if (code == EDGE_CQE_DONE && ent->k.func != EDGE_FN_NOP)
 		code = edge_func_run(ent->k.func, ent->fn_state,
 				     (void *)edge_ring_param(r, seq),
 				     r->param_size, &res);
@@ -606,6 +603,37 @@ static void simt_done(void *ctx, u64 cookie, u32 code)
 		m->notify(ent->owner, ent->id);
 }
 
+/*
+ * At most @budget model events due at or before @until, @first being
+ * the earliest queued (NULL: none), which the caller looked up already.
+ */
+static __always_inline u32 run_from(struct edge_model *m,
+				    const struct edge_ev *first, u64 until,
+				    u32 budget)
+{
+	struct edge_ev ev;
+	u32 n = 0;
+
+	while (n < budget && first && first->time <= until) {
+		bool known;
+
+		edge_engine_take(&m->eng, first, &ev);
+		/* Steps run in place of events count as events. */
+		m->eng.fold_left = budget - n - 1;
+		m->eng.folded = 0;
+		known = edge_simt_handle(&m->simt, &ev) ||
+			edge_cp_handle(m->cp, &ev);
+		EDGE_ASSERT(known);
+		n += 1 + m->eng.folded;
+		/* No look at the next one when the budget is spent. */
+		if (n >= budget)
+			break;
+		first = edge_engine_first(&m->eng);
+	}
+	m->eng.fold_left = ~0U;
+	return n;
+}
+
 /* Run every model event due at or before @until; returns how many ran. */
 u32 edge_model_run_until(struct edge_model *m, u64 until)
 {
@@ -620,36 +648,25 @@ u32 edge_model_run_until(struct edge_model *m, u64 until)
  */
 u32 edge_model_run_budget(struct edge_model *m, u64 until, u32 budget)
 {
-	struct edge_ev ev;
-	u32 n = 0;
-
-	while (n < budget) {
-		const struct edge_ev *first = edge_engine_first(&m->eng);
-		bool known;
-
-		if (!first || first->time > until)
-			break;
-		edge_engine_take(&m->eng, first, &ev);
-		/* Steps run in place of events count as events. */
-		m->eng.fold_left = budget - n - 1;
-		m->eng.folded = 0;
-		known = edge_simt_handle(&m->simt, &ev) ||
-			edge_cp_handle(m->cp, &ev);
-		EDGE_ASSERT(known);
-		n += 1 + m->eng.folded;
-	}
-	m->eng.fold_left = ~0U;
-	return n;
+	return run_from(m, edge_engine_first(&m->eng), until, budget);
 }
 
-u64 edge_model_next_time(const struct edge_model *m)
+/**
+ * edge_model_run_next() - run what is due at the next event's time
+ * @m: the model
+ * @budget: at most this many model events
+ *
+ * edge_model_run_budget(m, edge_model_next_time(m), @budget), a step of
+ * virtual time that consumed nothing, with the earliest event looked up
+ * once, not once for its time and again by the run.
+ *
+ * Return: the model events run.
+ */
+u32 edge_model_run_next(struct edge_model *m, u32 budget)
 {
-	return edge_engine_next_time(&m->eng);
-}
+	const struct edge_ev *first = edge_engine_first(&m->eng);
 
-u64 edge_model_now(const struct edge_model *m)
-{
-	return m->eng.now;
+	return run_from(m, first, first ? first->time : 0, budget);
 }
 
 void edge_model_advance(struct edge_model *m, u64 now)

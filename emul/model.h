@@ -16,6 +16,10 @@
 #include "gpu/simt.h"
 #include "limits.h"
 
+/* An EKT id is a SIMT statistics tag (edge_simt_launch_as()). */
+#if EDGE_SIMT_TAGS < EDGE_EKT_ENTRIES
+#error "an EKT id must be a SIMT statistics tag"
+#endif
 /* An EKT id is a profiling-table index and a bit of a job's ekt_mask. */
 #if EDGE_CP_CLASSES < EDGE_EKT_ENTRIES
 #error "an EKT id must be an index of the CP's profiling table"
@@ -133,14 +137,50 @@ int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 int edge_model_unregister(struct edge_model *m, u32 id, void *owner);
 u32 edge_model_cancel(struct edge_model *m, u32 id);
 u32 edge_model_poll(struct edge_model *m);
-u32 edge_model_consume(struct edge_model *m);
+u32 edge_model_consume_rung(struct edge_model *m);
+
+/**
+ * edge_model_consume() - take every rung doorbell into the SIMT queues
+ * @m: the model
+ *
+ * Without the scheduling pass: the front end splits the two to
+ * time-stamp consumption (drv/kapi.c); a caller of this must call
+ * edge_model_schedule() when it returns non-zero.  Inline for the usual
+ * step of a user entry's front end: one summary word, nothing in it, no
+ * poll of every entry due; what the rest would do then is count the
+ * step, so that is all it does, without a call.
+ *
+ * Return: the events consumed.
+ */
+static inline u32 edge_model_consume(struct edge_model *m)
+{
+	if (!(m->always | m->again) && m->nr_sum == 1 && !m->scan_all &&
+	    m->scan_steps + 1 < EDGE_DB_SCAN_STEPS &&
+	    !edge_read_once(*m->sum[0])) {
+		m->scan_steps++;
+		return 0;
+	}
+	return edge_model_consume_rung(m);
+}
+
 bool edge_model_rung(struct edge_model *m);
 void edge_model_schedule(struct edge_model *m);
 u32 edge_model_schedule_run(struct edge_model *m, bool to_next, u32 budget);
 u32 edge_model_run_until(struct edge_model *m, u64 until);
 u32 edge_model_run_budget(struct edge_model *m, u64 until, u32 budget);
-u64 edge_model_next_time(const struct edge_model *m);
-u64 edge_model_now(const struct edge_model *m);
+u32 edge_model_run_next(struct edge_model *m, u32 budget);
+
+/* Inline: the idle front end asks at every step (engine.h's, inline). */
+static inline u64 edge_model_next_time(const struct edge_model *m)
+{
+	return edge_engine_next_time(&m->eng);
+}
+
+static inline u64 edge_model_now(const struct edge_model *m)
+{
+	return m->eng.now;
+}
+
 void edge_model_advance(struct edge_model *m, u64 now);
 bool edge_model_doorbell_pending(const struct edge_model *m);
 void edge_model_rescan(struct edge_model *m);

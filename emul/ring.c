@@ -47,39 +47,6 @@ void edge_ring_attach(struct edge_ring *r, u32 entries, u32 param_size,
 	r->param_size = param_size;
 }
 
-static bool slot_busy(const struct edge_ring *r, u32 seq)
-{
-	u32 slot = seq & (r->entries - 1);
-
-	return r->busy[slot / 64] & BIT_ULL(slot % 64);
-}
-
-/*
- * How many new parameter entries the consumer may take now.  The
- * producer's count is trusted for nothing: a count behind head, or ahead
- * by more than the ring holds, is clamped to the free slots, as
- * io_sqring_entries() does.  Events complete out of order, so a free
- * slot count is not enough: the consumer stops at the first slot whose
- * event is still in flight (a producer that rang past an unreaped slot,
- * which only a hostile one does), and the model never holds two events
- * in one slot.
- */
-u32 edge_ring_avail(const struct edge_ring *r, u32 inflight)
-{
-	u32 tail = edge_load_acquire(r->doorbell);
-	u32 avail = tail - r->head;
-	u32 room = r->entries - inflight;
-	u32 n = avail < room ? avail : room, i;
-
-	EDGE_ASSERT(inflight <= r->entries);
-	if (!inflight)
-		return n;
-	for (i = 0; i < n; i++)
-		if (slot_busy(r, r->head + i))
-			return i;
-	return n;
-}
-
 /*
  * Publish one completion: result first, then the status word (release),
  * then the count that poll() compares with the consumer's head.

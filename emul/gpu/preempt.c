@@ -342,7 +342,6 @@ static __always_inline bool ew_step(struct edge_simt *s, struct edge_ewarp *ew,
 		ki->first_start = s->eng->now;
 		ki->started = true;
 		edge_lat_add(&s->st.sched, lat);
-		edge_lat_add(&s->st.tag[ki->tag].sched, lat);
 		return ew_enter(s, ew, obj, EDGE_PS_IWARP_RUNNING, ew->run_cycles,
 				true);
 	}

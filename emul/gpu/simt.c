@@ -180,6 +180,36 @@ bool edge_simt_idle(const struct edge_simt *s)
 	return s->nr_free_ki == s->nr_ki;
 }
 
+/*
+ * Into the dispatcher's queue; into an empty one without a call (an
+ * idle GPU's every event): what edge_simt_queue_insert() does then.
+ */
+static inline void queue_in(struct edge_simt *s, struct edge_kinst *ki)
+{
+	ki->queued = true;
+	if (s->queue) {
+		edge_simt_queue_insert(s, ki);
+		return;
+	}
+	ki->next = NULL;
+	s->queue = ki;
+	s->queue_tail = ki;
+}
+
+/* Out of it; its head without a call, as edge_simt_queue_remove(). */
+static inline void queue_out(struct edge_simt *s, struct edge_kinst *ki)
+{
+	ki->queued = false;
+	if (s->queue != ki) {
+		edge_simt_queue_remove(s, ki);
+		return;
+	}
+	s->queue = ki->next;
+	if (s->queue_tail == ki)
+		s->queue_tail = NULL;
+	ki->next = NULL;
+}
+
 /* An event warp entered the queue: not waited yet. */
 static void ew_queued(struct edge_simt *s, struct edge_kinst *ki)
 {
@@ -327,8 +357,6 @@ static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
 	if (!ki->started) {
 		ki->started = true;
 		ki->first_start = now;
-		edge_lat_add(&s->st.tag[ki->tag].sched,
-			     edge_simt_ns2cyc(s, now - ki->arrival));
 	}
 	ki->tbs_running++;
 	s->st.tbs_dispatched++;
@@ -536,9 +564,21 @@ int edge_simt_launch_deferred(struct edge_simt *s, const struct edge_kdesc *k,
 int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 			    u64 cookie, u32 tag, u64 rank)
 {
+	return edge_simt_launch_as(s, k, cookie, tag < EDGE_SIMT_TAGS ? tag :
+				   EDGE_SIMT_TAGS - 1, rank, is_ewarp(s, k));
+}
+
+/*
+ * edge_simt_launch_ranked() for a caller that knows what it launches:
+ * @tag below EDGE_SIMT_TAGS, and @ew whether @k is an event warp (one
+ * TB of at most a warp), as the model's entries know theirs.
+ */
+int edge_simt_launch_as(struct edge_simt *s, const struct edge_kdesc *k,
+			u64 cookie, u32 tag, u64 rank, bool ew)
+{
 	struct edge_kinst *ki = s->free_ki;
-	bool ew = is_ewarp(s, k);
 	u64 now = s->eng->now;
+	u32 cores = s->p->num_cores;
 
 	if (!ki || (ew && s->ewarp_len >= EDGE_EWARP_PENDING) ||
 	    (!ew && s->kmu_len + s->kdu_len >=
@@ -550,7 +590,7 @@ int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 	ki->ewarp = ew;
 	ki->k = *k;
 	ki->cookie = cookie;
-	ki->tag = tag < EDGE_SIMT_TAGS ? tag : EDGE_SIMT_TAGS - 1;
+	ki->tag = tag;
 	ki->arrival = now;
 	ki->first_start = 0;
 	ki->tb_ns = 0;
@@ -569,8 +609,8 @@ int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 	ki->nr_susp = 0;
 	ki->susp = EDGE_SUSP_NONE;
 	ki->qfirst = 0;
-	ki->qlen = s->p->num_cores;
-	ki->quota = s->p->num_cores;
+	ki->qlen = cores;
+	ki->quota = cores;
 	ki->cores_used = 0;
 	ki->counted = !ew;
 	if (ew)
@@ -582,15 +622,16 @@ int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 	s->st.tag[ki->tag].launched++;
 	if (!ew && s->tbp->kernel_launch)
 		s->tbp->kernel_launch(s, ki);
-	ki->ready = now + edge_simt_cyc2ns(s, s->cfg.dispatch_cycles);
+	/* No conversion for no latency (the model's default). */
+	ki->ready = s->cfg.dispatch_cycles ?
+		    now + edge_simt_cyc2ns(s, s->cfg.dispatch_cycles) : now;
 	if (ki->ready > now) {
 		int ret = edge_engine_push(s->eng, ki->ready, EDGE_EV_READY,
 					   ki->idx, 0, ki->gen);
 
 		EDGE_ASSERT(!ret);
 	} else {
-		ki->queued = true;
-		edge_simt_queue_insert(s, ki);
+		queue_in(s, ki);
 		ew_queued(s, ki);
 	}
 	return 0;
@@ -660,8 +701,7 @@ void edge_simt_schedule(struct edge_simt *s)
 				}
 				edge_preempt_waited(s, ki);
 			} else if (edge_preempt_place(s, ki)) {
-				edge_simt_queue_remove(s, ki);
-				ki->queued = false;
+				queue_out(s, ki);
 				edge_simt_ew_dequeued(s, ki);
 				continue;
 			} else {
@@ -702,8 +742,7 @@ void edge_simt_schedule(struct edge_simt *s)
 				break;	/* FIFO: events behind it wait too */
 			continue;
 		}
-		edge_simt_queue_remove(s, ki);
-		ki->queued = false;
+		queue_out(s, ki);
 		edge_simt_kdu_leave(s, ki);
 	}
 	settle_pass(s);
@@ -718,8 +757,7 @@ static void on_ready(struct edge_simt *s, const struct edge_ev *ev)
 
 	if (!ki->used || ki->gen != ev->gen)
 		return;
-	ki->queued = true;
-	edge_simt_queue_insert(s, ki);
+	queue_in(s, ki);
 	ew_queued(s, ki);
 	edge_simt_schedule_tail(s);
 }
@@ -749,8 +787,8 @@ static void on_tb_done(struct edge_simt *s, const struct edge_ev *ev)
 	edge_simt_schedule_tail(s);
 }
 
-/* Returns false for an event that is not the SIMT model's. */
-bool edge_simt_handle(struct edge_simt *s, const struct edge_ev *ev)
+/* edge_simt_handle() but an event warp's step (simt.h). */
+bool edge_simt_handle_other(struct edge_simt *s, const struct edge_ev *ev)
 {
 	switch (ev->kind) {
 	case EDGE_EV_READY:
@@ -758,9 +796,6 @@ bool edge_simt_handle(struct edge_simt *s, const struct edge_ev *ev)
 		return true;
 	case EDGE_EV_TB_DONE:
 		on_tb_done(s, ev);
-		return true;
-	case EDGE_EV_EWARP:
-		edge_preempt_step(s, ev);
 		return true;
 	default:
 		return false;

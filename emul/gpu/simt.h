@@ -190,7 +190,6 @@ enum edge_stall {
 };
 
 struct edge_tag_stats {
-	struct edge_lat sched;		/* scheduling latency, cycles */
 	u64 launched;
 	u64 done;
 	u64 slowdown_sum_milli;		/* sum of (runtime / isolated) * 1000 */
@@ -298,6 +297,8 @@ int edge_simt_launch_deferred(struct edge_simt *s, const struct edge_kdesc *k,
 			      u64 cookie, u32 tag);
 int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 			    u64 cookie, u32 tag, u64 rank);
+int edge_simt_launch_as(struct edge_simt *s, const struct edge_kdesc *k,
+			u64 cookie, u32 tag, u64 rank, bool ew);
 void edge_simt_rerank(struct edge_simt *s,
 		      bool (*rank)(u64 cookie, u64 *out, void *arg), void *arg);
 void edge_simt_schedule(struct edge_simt *s);
@@ -343,7 +344,24 @@ static inline u64 edge_simt_ns2cyc(const struct edge_simt *s, u64 ns)
 			  1000000);
 }
 
-bool edge_simt_handle(struct edge_simt *s, const struct edge_ev *ev);
+void edge_preempt_step(struct edge_simt *s, const struct edge_ev *ev);
+bool edge_simt_handle_other(struct edge_simt *s, const struct edge_ev *ev);
+
+/*
+ * Run one of the SIMT model's engine events; false for an event that
+ * is not its own.  Inline for an event warp's step (gpu/preempt.c), an
+ * idle GPU's every event, which then costs one call, not two.
+ */
+static inline bool edge_simt_handle(struct edge_simt *s,
+				    const struct edge_ev *ev)
+{
+	if (ev->kind == EDGE_EV_EWARP) {
+		edge_preempt_step(s, ev);
+		return true;
+	}
+	return edge_simt_handle_other(s, ev);
+}
+
 u32 edge_simt_cancel(struct edge_simt *s,
 		     bool (*match)(u64 cookie, void *arg), void *arg);
 u32 edge_simt_engine_room(const struct edge_preset *p);

@@ -220,6 +220,56 @@ TEST(dbsum_backpressure_polled_again)
 	EXPECT_NO_LEAKS();
 }
 
+/*
+ * How much a doorbell of 4096 events puts into the SIMT model's queues
+ * at once, with nothing scheduled: an entry of TB kernels stops short
+ * of a full KMU, leaving a kernel's room for every CP job; an entry of
+ * event warps fills the pending event-warp queue (poll_entry() tells
+ * the two apart by ent->ewarp, kept from registration).
+ */
+static u32 consumed_at_once(struct __test_metadata *_metadata, u32 block_x)
+{
+	struct edge_register reg = emul_reg_one_warp();
+	struct edge_ring_mem mem;
+	struct edge_kdesc k;
+	struct rig r;
+	u32 id, n, i;
+
+	rig_init(_metadata, &r, true);
+	reg.ring_entries = 4096;
+	reg.block_x = block_x;
+	ASSERT_EQ(0, edge_validate_register(edge_p(), &reg, &k));
+	edge_ring_layout(4096, 8, PAGE, &mem.layout);
+	mem.doorbells = r.db;
+	mem.summary = r.sum;
+	mem.sq = calloc(1, mem.layout.sq_size);
+	mem.cq = calloc(1, mem.layout.cq_size);
+	ASSERT_NE(NULL, mem.sq);
+	ASSERT_NE(NULL, mem.cq);
+	ASSERT_EQ(0, edge_model_register(&r.m, &k, &mem, &r.m, &id));
+	__atomic_store_n(&r.db[id], 4096, __ATOMIC_RELEASE);
+	__atomic_fetch_or(r.sum, BIT_ULL(id), __ATOMIC_SEQ_CST);
+	n = edge_model_consume(&r.m);
+	edge_model_fini(&r.m);
+	free(mem.sq);
+	free(mem.cq);
+	for (i = 0; i < NQ; i++) {
+		free(r.mem[i].sq);
+		free(r.mem[i].cq);
+	}
+	free(r.db);
+	return n;
+}
+
+TEST(dbsum_backpressure_by_kind)
+{
+	/* One warp: an event warp.  Two: a TB kernel. */
+	EXPECT_EQ((u32)EDGE_EWARP_PENDING, consumed_at_once(_metadata, 32));
+	EXPECT_EQ((u32)(EDGE_KMU_PENDING + EDGE_KDU_RUNNING - EDGE_CP_JOBS),
+		  consumed_at_once(_metadata, 64));
+	EXPECT_NO_LEAKS();
+}
+
 /* Entries without a summary word (no page to hold one): every step. */
 TEST(dbsum_without_summary_every_step)
 {

@@ -3,7 +3,9 @@
  * edge_model_schedule_run() is edge_model_schedule() then
  * edge_model_run_budget() to now or to the next event, in one call, so
  * that the launches the pass starts run in place (emul/gpu/preempt.c,
- * edge_preempt_run_deferred()).  Two models are driven the same way, as
+ * edge_preempt_run_deferred()); edge_model_run_next() is
+ * edge_model_run_budget() to the next event's time.  Two models are
+ * driven the same way, as
  * drv/frontend.c steps in virtual time and in real time, one with each:
  * every step must do the same work, and the clocks, the statistics, the
  * random state and every CQ must end up identical.
@@ -91,7 +93,10 @@ static void ring(struct rig *r, u32 q, u32 n)
 	__atomic_fetch_or(r->sum, BIT_ULL(r->id[q]), __ATOMIC_SEQ_CST);
 }
 
-/* drv/frontend.c's step, the old way (@joined false) or the new. */
+/*
+ * drv/frontend.c's step, the old way (@joined false) or the new (a step
+ * of virtual time that consumed nothing runs edge_model_run_next()).
+ */
 static u32 step(struct rig *r, bool joined, bool virt, u32 budget)
 {
 	struct edge_model *m = &r->m;
@@ -99,6 +104,8 @@ static u32 step(struct rig *r, bool joined, bool virt, u32 budget)
 
 	if (work && joined)
 		return work + edge_model_schedule_run(m, virt, budget);
+	if (!work && joined && virt)
+		return edge_model_run_next(m, budget);
 	if (work)
 		edge_model_schedule(m);
 	return work + edge_model_run_budget(m, virt ? edge_model_next_time(m) :

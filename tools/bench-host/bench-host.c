@@ -155,7 +155,7 @@ static inline __attribute__((always_inline)) u32 step(struct edge_model *m)
 
 	if (work)
 		return work + edge_model_schedule_run(m, true, STEP_BUDGET);
-	return edge_model_run_budget(m, edge_model_next_time(m), STEP_BUDGET);
+	return edge_model_run_next(m, STEP_BUDGET);
 }
 
 /* A single-warp event kernel (EDGE_FN_NOP), above the background. */
