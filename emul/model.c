@@ -575,8 +575,7 @@ static void simt_done(void *ctx, u64 cookie, u32 code)
 		return;
 	}
 	r = &ent->ring;
-	/* EDGE_FN_NOP computes nothing: DONE, result 0, without the call. */
-	if (code == EDGE_CQE_DONE && ent->k.func != EDGE_FN_NOP)
+	if (code == EDGE_CQE_DONE)
 		code = edge_func_run(ent->k.func, ent->fn_state,
 				     (void *)edge_ring_param(r, seq),
 				     r->param_size, &res);
