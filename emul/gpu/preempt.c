@@ -274,10 +274,14 @@ static __always_inline bool ew_enter(struct edge_simt *s,
 
 	ew->state = state;
 	ew->gen++;
-	if (!ns && last && edge_engine_fold(s->eng))
+	if (ns)
+		ret = edge_engine_push_later(s->eng, s->eng->now + ns,
+					     EDGE_EV_EWARP, obj, state, ew->gen);
+	else if (last && edge_engine_fold(s->eng))
 		return true;
-	ret = edge_engine_push(s->eng, s->eng->now + ns, EDGE_EV_EWARP, obj,
-			       state, ew->gen);
+	else
+		ret = edge_engine_push(s->eng, s->eng->now, EDGE_EV_EWARP, obj,
+				       state, ew->gen);
 	EDGE_ASSERT(!ret);
 	return false;
 }
