@@ -34,11 +34,6 @@ static int free_slot(const struct edge_core *c)
 	return -1;
 }
 
-static u64 scaled_uniform(struct edge_simt *s, u32 mean)
-{
-	return edge_rng_uniform_mean(&s->rng, mean);
-}
-
 /*
  * Draw the state of a warp of @tb whose age rank on its core is
  * @rank_permille (0 oldest, 1000 youngest), and the flush latency it
@@ -48,11 +43,14 @@ void edge_preempt_sample(struct edge_simt *s, const struct edge_tb *tb,
 			 u32 rank_permille, struct edge_vstate *v)
 {
 	const struct edge_warp_state *ws = &tb->ki->k.ws;
-	u32 flush = s->cfg.flush, i, issue_wait, ibuf;
+	struct edge_rng *r = &s->rng;
+	u32 flush = s->cfg.flush, issue_wait, ibuf;
 	u64 now = s->eng->now, span = tb->end - tb->prog_start, prog;
+	/* Each cause in a local, written once: 0 when it does not hold. */
+	u64 pipe = 0, load = 0, replay = 0, held = 0, barrier = 0;
+	u64 membar = 0, icache = 0, last;
 	bool early;
 
-	memset(v, 0, sizeof(*v));
 	prog = span ? edge_div64((now - tb->prog_start) * 100,
 				 (u32)(span > 0xffffffffULL ? 0xffffffffULL :
 				       span)) : 100;
@@ -61,9 +59,9 @@ void edge_preempt_sample(struct edge_simt *s, const struct edge_tb *tb,
 	early = prog < ws->early_pct;
 
 	/* Instructions in flight, and those still to issue from the i-buffer. */
-	if (edge_rng_permille(&s->rng, ws->p_pipe))
-		v->cyc[EDGE_STALL_PIPELINE] = scaled_uniform(s, ws->pipe_cycles);
-	ibuf = (u32)scaled_uniform(s, ws->ibuf_insts);
+	if (edge_rng_permille(r, ws->p_pipe))
+		pipe = edge_rng_uniform_mean(r, ws->pipe_cycles);
+	ibuf = (u32)edge_rng_uniform_mean(r, ws->ibuf_insts);
 	if (flush & EDGE_FLUSH_IBUF)
 		ibuf = 0;
 	/* Greedy-then-oldest issue: the youngest warp waits its turn. */
@@ -72,41 +70,50 @@ void edge_preempt_sample(struct edge_simt *s, const struct edge_tb *tb,
 	if (ibuf) {
 		u64 c = (u64)ibuf * issue_wait + ws->pipe_cycles;
 
-		if (c > v->cyc[EDGE_STALL_PIPELINE])
-			v->cyc[EDGE_STALL_PIPELINE] = c;
+		if (c > pipe)
+			pipe = c;
 	}
 
 	/* Loads in flight hold scoreboard entries until they return. */
-	if (edge_rng_permille(&s->rng, ws->p_load)) {
-		v->load = scaled_uniform(s, ws->load_cycles);
-		if (flush & EDGE_FLUSH_LOADS) {
+	if (edge_rng_permille(r, ws->p_load)) {
+		load = edge_rng_uniform_mean(r, ws->load_cycles);
+		if (flush & EDGE_FLUSH_LOADS)
 			/* dropped now, replayed by the victim later */
-			v->replay = ws->load_cycles;
-		} else {
-			v->cyc[EDGE_STALL_LOAD] = v->load;
-			v->cyc[EDGE_STALL_SCOREBOARD] = v->load;
-		}
+			replay = ws->load_cycles;
+		else
+			held = load;
 	}
 
 	/* CTA barriers sit early (after staging data into shared memory). */
-	if (edge_rng_permille(&s->rng, early ? ws->p_barrier :
-			      ws->p_barrier / 8)) {
-		u64 b = scaled_uniform(s, ws->barrier_cycles);
+	if (edge_rng_permille(r, early ? ws->p_barrier : ws->p_barrier / 8)) {
+		u64 b = edge_rng_uniform_mean(r, ws->barrier_cycles);
 
 		if (!(flush & EDGE_FLUSH_BARRIER))
-			v->cyc[EDGE_STALL_BARRIER] = b;
+			barrier = b;
 	}
-	if (edge_rng_permille(&s->rng, ws->p_membar))
-		v->cyc[EDGE_STALL_MEMBAR] = scaled_uniform(s, ws->membar_cycles);
+	if (edge_rng_permille(r, ws->p_membar))
+		membar = edge_rng_uniform_mean(r, ws->membar_cycles);
 	/* A young TB's code is not in the i-cache yet. */
-	if (edge_rng_permille(&s->rng, early ? ws->p_icache :
-			      ws->p_icache / 8))
-		v->cyc[EDGE_STALL_ICACHE] = scaled_uniform(s, ws->icache_cycles);
+	if (edge_rng_permille(r, early ? ws->p_icache : ws->p_icache / 8))
+		icache = edge_rng_uniform_mean(r, ws->icache_cycles);
 
+	v->cyc[EDGE_STALL_PIPELINE] = pipe;
+	v->cyc[EDGE_STALL_SCOREBOARD] = held;
+	v->cyc[EDGE_STALL_LOAD] = held;
+	v->cyc[EDGE_STALL_ICACHE] = icache;
+	v->cyc[EDGE_STALL_BARRIER] = barrier;
+	v->cyc[EDGE_STALL_MEMBAR] = membar;
+	v->load = load;
+	v->replay = replay;
 	/* The causes overlap in time: the flush ends with the last of them. */
-	for (i = 0; i < EDGE_STALL_NR; i++)
-		if (v->cyc[i] > v->flush)
-			v->flush = v->cyc[i];
+	last = pipe > held ? pipe : held;
+	if (icache > last)
+		last = icache;
+	if (barrier > last)
+		last = barrier;
+	if (membar > last)
+		last = membar;
+	v->flush = last;
 }
 
 /* Per mille of @total warps that @older is: 0 oldest, 1000 youngest. */
@@ -202,10 +209,10 @@ static struct edge_tb *select_victim(struct edge_simt *s, struct edge_core *c,
 				     const struct edge_kinst *ki,
 				     struct edge_vstate *v)
 {
-	struct edge_tb *pick = NULL;
+	struct edge_tb *pick = NULL, **tbs = c->tb;
 	bool oldest = s->cfg.victim == EDGE_VICTIM_OLDEST;
 	u64 exiting, first = ~0ULL;
-	u32 i, total = 0;
+	u32 i, total = 0, n = c->nr_tbs;
 
 	if (s->cfg.victim == EDGE_VICTIM_BEST)
 		return select_best(s, c, ki, v);
@@ -219,27 +226,38 @@ static struct edge_tb *select_victim(struct edge_simt *s, struct edge_core *c,
 	 * oldest TB on the way: a pick that is the oldest has no warp older
 	 * than its own, and needs no second walk for its age rank.
 	 */
-	for (i = 0; oldest && i < c->nr_tbs; i++) {
-		struct edge_tb *tb = c->tb[i];
-		u64 lo = tb->launch_order;
+	if (oldest) {
+		/* No TB's launch order is ~0: the first that qualifies wins. */
+		u64 pick_lo = ~0ULL;
 
-		total += tb->warps;
-		if (lo < first)
-			first = lo;
-		if ((!pick || lo < pick->launch_order) &&
-		    victim_ok(tb, ki, exiting))
-			pick = tb;
-	}
-	for (i = 0; !oldest && i < c->nr_tbs; i++) {
-		struct edge_tb *tb = c->tb[i];
-		u64 lo = tb->launch_order;
+		for (i = 0; i < n; i++) {
+			struct edge_tb *tb = tbs[i];
+			u64 lo = tb->launch_order;
 
-		total += tb->warps;
-		if (lo < first)
-			first = lo;
-		if ((!pick || lo > pick->launch_order) &&
-		    victim_ok(tb, ki, exiting))
-			pick = tb;
+			total += tb->warps;
+			if (lo < first)
+				first = lo;
+			if (lo < pick_lo && victim_ok(tb, ki, exiting)) {
+				pick = tb;
+				pick_lo = lo;
+			}
+		}
+	} else {
+		u64 pick_lo = 0;
+
+		for (i = 0; i < n; i++) {
+			struct edge_tb *tb = tbs[i];
+			u64 lo = tb->launch_order;
+
+			total += tb->warps;
+			if (lo < first)
+				first = lo;
+			if ((!pick || lo > pick_lo) &&
+			    victim_ok(tb, ki, exiting)) {
+				pick = tb;
+				pick_lo = lo;
+			}
+		}
 	}
 	if (pick) {
 		u32 w = oldest ? pick->preempted : pick->warps - 1;
