@@ -536,7 +536,9 @@ u32 edge_model_schedule_run(struct edge_model *m, bool to_next, u32 budget)
 
 	m->eng.fold_left = budget;
 	m->eng.folded = 0;
+	m->eng.until = to_next ? EDGE_TIME_NEVER : m->eng.now;
 	edge_simt_schedule_tail(&m->simt);
+	m->eng.until = 0;
 	n = m->eng.folded;
 	m->eng.fold_left = ~0U;
 	/*
@@ -623,6 +625,7 @@ u32 edge_model_run_budget(struct edge_model *m, u64 until, u32 budget)
 	struct edge_ev ev;
 	u32 n = 0;
 
+	m->eng.until = until;
 	while (n < budget) {
 		const struct edge_ev *first = edge_engine_first(&m->eng);
 		bool known;
@@ -638,6 +641,7 @@ u32 edge_model_run_budget(struct edge_model *m, u64 until, u32 budget)
 		EDGE_ASSERT(known);
 		n += 1 + m->eng.folded;
 	}
+	m->eng.until = 0;
 	m->eng.fold_left = ~0U;
 	return n;
 }

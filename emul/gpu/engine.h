@@ -71,6 +71,14 @@ struct edge_engine {
 	 * instant before that instant's events leaves it false.
 	 */
 	bool pops_next;
+	/*
+	 * How far that owner runs after the handler returns, budget
+	 * permitting: every event due by then (EDGE_TIME_NEVER: up to the
+	 * next event's time, whatever it is).  A tail pass may run a timed
+	 * step in place when it is the next event and due by then
+	 * (gpu/preempt.c); 0, no owner running, lets none.
+	 */
+	u64 until;
 };
 
 void edge_engine_init(struct edge_engine *e);

@@ -403,6 +403,52 @@ void edge_preempt_step(struct edge_simt *s, const struct edge_ev *ev)
 }
 
 /*
+ * Enter @state as ew_enter() would, but hold its event back until the
+ * end of the pass (edge_preempt_run_deferred()), with the queue order
+ * its push would take now.
+ */
+static void defer(struct edge_simt *s, struct edge_ewarp *ew, u32 obj,
+		  u32 state)
+{
+	ew->state = state;
+	ew->gen++;
+	s->deferred[s->nr_deferred] = obj;
+	s->deferred_order[s->nr_deferred++] = edge_engine_take_order(s->eng);
+}
+
+/*
+ * A preempting event warp's SELECT_WARP, held back by a tail pass that
+ * held nothing else: EDGE_SELECT_CYCLES from now, so not due by now, but
+ * the next event popped when it is earlier than every queued event
+ * (times alone: a tie is left to the queue) and the owner runs to it
+ * (@e->until) with budget to spare.  Then it runs here, as its pop
+ * would: the clock moves to its time, and it counts as an event.  Else
+ * it is queued with its order.  (Several held steps: each queued, or
+ * run as launches are.)
+ */
+static bool run_select(struct edge_simt *s, struct edge_ewarp *ew, u32 obj,
+		       u64 order, bool alone)
+{
+	struct edge_engine *e = s->eng;
+	u64 t = e->now + edge_simt_cyc2ns(s, EDGE_SELECT_CYCLES);
+	int ret;
+
+	if (alone && e->fold_left && t <= e->until &&
+	    (!e->first || t < e->first->time)) {
+		e->now = t;
+		e->fold_left--;
+		e->folded++;
+		while (ew_step(s, ew, obj))
+			;
+		return true;
+	}
+	ret = edge_engine_push_ordered(e, t, order, EDGE_EV_EWARP, obj,
+				       EDGE_PS_SELECT_WARP, ew->gen);
+	EDGE_ASSERT(!ret);
+	return false;
+}
+
+/*
  * The launches a tail pass held back (edge_simt_schedule_tail()), each
  * with the queue order its LAUNCH_IWARP event would have had.  Queued
  * for now, they would be the next events popped, in that order, when
@@ -413,7 +459,8 @@ void edge_preempt_step(struct edge_simt *s, const struct edge_ev *ev)
  * steps, times, draws and statistics, without a push, a pop and a
  * dispatch.  While more wait, a launch's own next step may not run in
  * place (those would pop first); what cannot run is queued with its
- * order, which keeps every tie as it was.
+ * order, which keeps every tie as it was.  A preempting event warp's
+ * SELECT_WARP is held too, and may run the same way (run_select()).
  */
 void edge_preempt_run_deferred(struct edge_simt *s)
 {
@@ -428,6 +475,10 @@ void edge_preempt_run_deferred(struct edge_simt *s)
 		u32 obj = s->deferred[i];
 		struct edge_ewarp *ew = slot_of(s, obj);
 
+		if (ew->state == EDGE_PS_SELECT_WARP) {
+			run_select(s, ew, obj, s->deferred_order[i], n == 1);
+			continue;
+		}
 		if (!now || !e->fold_left) {
 			now = false;
 			ret = edge_engine_push_ordered(e, e->now,
@@ -553,11 +604,7 @@ static bool place_free(struct edge_simt *s, struct edge_kinst *ki)
 		obj = core * EDGE_EWARP_PER_CORE + (u32)slot;
 		if (s->defer_launch && s->nr_deferred < EDGE_DEFERRED) {
 			/* Queued in all but the engine: see run_deferred. */
-			ew->state = EDGE_PS_LAUNCH_IWARP;
-			ew->gen++;
-			s->deferred[s->nr_deferred] = obj;
-			s->deferred_order[s->nr_deferred++] =
-				edge_engine_take_order(s->eng);
+			defer(s, ew, obj, EDGE_PS_LAUNCH_IWARP);
 		} else {
 			ew_enter(s, ew, obj, EDGE_PS_LAUNCH_IWARP, 0, false);
 		}
@@ -568,7 +615,7 @@ static bool place_free(struct edge_simt *s, struct edge_kinst *ki)
 
 static bool place_preempt(struct edge_simt *s, struct edge_kinst *ki)
 {
-	u32 n = s->p->num_cores, i, k;
+	u32 n = s->p->num_cores, i, k, obj;
 
 	for (i = 0; i < n; i++) {
 		u32 core = (s->rr_ew + i) % n;
@@ -629,8 +676,13 @@ static bool place_preempt(struct edge_simt *s, struct edge_kinst *ki)
 		}
 		ew_claim(s, ki, ew, iso);
 		s->rr_ew = (core + 1) % n;
-		ew_enter(s, ew, core * EDGE_EWARP_PER_CORE + (u32)slot,
-			 EDGE_PS_SELECT_WARP, EDGE_SELECT_CYCLES, false);
+		obj = core * EDGE_EWARP_PER_CORE + (u32)slot;
+		if (s->defer_launch && s->nr_deferred < EDGE_DEFERRED)
+			/* It may run in place too: see run_deferred. */
+			defer(s, ew, obj, EDGE_PS_SELECT_WARP);
+		else
+			ew_enter(s, ew, obj, EDGE_PS_SELECT_WARP,
+				 EDGE_SELECT_CYCLES, false);
 		return true;
 	}
 	return false;

@@ -11,7 +11,9 @@
  * draining instead of preempting, the event warps run on free resources,
  * and the launches of those that waited run in place at the end of the
  * tail pass that placed them (edge_preempt_run_deferred()): several at
- * once when a background TB's end makes room for them.
+ * once when a background TB's end makes room for them.  So does the
+ * first step of a preempting event warp, which moves the clock, when a
+ * pass holds nothing else.
  */
 #include "simt_rig.h"
 
@@ -34,8 +36,13 @@ static u64 run(struct __test_metadata *_metadata, u64 until, bool fold)
 	struct edge_ev ev;
 	u64 n = 0;
 
-	/* This loop pops the next event as soon as a handler returns. */
+	/*
+	 * This loop pops the next event as soon as a handler returns, and
+	 * every event due by @until: a preempting event warp's first step
+	 * may run in place too (edge_preempt_run_deferred()).
+	 */
 	R.eng.pops_next = true;
+	R.eng.until = until;
 	for (;;) {
 		R.eng.fold_left = fold ? ~0U : 0;
 		if (!edge_engine_pop_due(&R.eng, until, &ev))
@@ -46,6 +53,7 @@ static u64 run(struct __test_metadata *_metadata, u64 until, bool fold)
 		R.steps += R.eng.folded;
 	}
 	R.eng.pops_next = false;
+	R.eng.until = 0;
 	edge_engine_advance(&R.eng, until);
 	return n;
 }
