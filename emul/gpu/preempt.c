@@ -613,9 +613,18 @@ static bool place_free(struct edge_simt *s, struct edge_kinst *ki)
 	return false;
 }
 
+/* A stall cause of a victim, in the statistics when it held. */
+static __always_inline void stall_add(struct edge_simt *s, u32 k, u64 cyc)
+{
+	if (!cyc)
+		return;
+	s->st.stall_cycles[k] += cyc;
+	s->st.stall_count[k]++;
+}
+
 static bool place_preempt(struct edge_simt *s, struct edge_kinst *ki)
 {
-	u32 n = s->p->num_cores, i, k, obj;
+	u32 n = s->p->num_cores, i, obj;
 
 	for (i = 0; i < n; i++) {
 		u32 core = (s->rr_ew + i) % n;
@@ -668,12 +677,14 @@ static bool place_preempt(struct edge_simt *s, struct edge_kinst *ki)
 			   v.flush);
 		edge_lat_add(&s->st.preempt, EDGE_SELECT_CYCLES + v.flush +
 			     ew->ctx_cycles);
-		for (k = 0; k < EDGE_STALL_NR; k++) {
-			if (!v.cyc[k])
-				continue;
-			s->st.stall_cycles[k] += v.cyc[k];
-			s->st.stall_count[k]++;
-		}
+		/* Unrolled: most causes do not hold, a test each. */
+		stall_add(s, EDGE_STALL_PIPELINE, v.cyc[EDGE_STALL_PIPELINE]);
+		stall_add(s, EDGE_STALL_SCOREBOARD,
+			  v.cyc[EDGE_STALL_SCOREBOARD]);
+		stall_add(s, EDGE_STALL_LOAD, v.cyc[EDGE_STALL_LOAD]);
+		stall_add(s, EDGE_STALL_ICACHE, v.cyc[EDGE_STALL_ICACHE]);
+		stall_add(s, EDGE_STALL_BARRIER, v.cyc[EDGE_STALL_BARRIER]);
+		stall_add(s, EDGE_STALL_MEMBAR, v.cyc[EDGE_STALL_MEMBAR]);
 		ew_claim(s, ki, ew, iso);
 		s->rr_ew = (core + 1) % n;
 		obj = core * EDGE_EWARP_PER_CORE + (u32)slot;
