@@ -43,7 +43,12 @@ void edge_preempt_sample(struct edge_simt *s, const struct edge_tb *tb,
 			 u32 rank_permille, struct edge_vstate *v)
 {
 	const struct edge_warp_state *ws = &tb->ki->k.ws;
-	struct edge_rng *r = &s->rng;
+	/*
+	 * The generator's state in a local, stored back once: its every
+	 * draw is otherwise a store that may alias the warp state's fields
+	 * (no strict aliasing), reloading them.  The same draws.
+	 */
+	struct edge_rng rng = s->rng, *r = &rng;
 	u32 flush = s->cfg.flush, issue_wait, ibuf;
 	u64 now = s->eng->now, span = tb->end - tb->prog_start, prog;
 	/* Each cause in a local, written once: 0 when it does not hold. */
@@ -105,6 +110,7 @@ void edge_preempt_sample(struct edge_simt *s, const struct edge_tb *tb,
 	v->cyc[EDGE_STALL_MEMBAR] = membar;
 	v->load = load;
 	v->replay = replay;
+	s->rng = rng;
 	/* The causes overlap in time: the flush ends with the last of them. */
 	last = pipe > held ? pipe : held;
 	if (icache > last)
@@ -210,7 +216,7 @@ static struct edge_tb *select_victim(struct edge_simt *s, struct edge_core *c,
 				     struct edge_vstate *v)
 {
 	struct edge_tb *pick = NULL, **tbs = c->tb;
-	bool oldest = s->cfg.victim == EDGE_VICTIM_OLDEST;
+	bool oldest = s->cfg.victim == EDGE_VICTIM_OLDEST, is_first;
 	u64 exiting, first = ~0ULL;
 	u32 i, total = 0, n = c->nr_tbs;
 
@@ -222,26 +228,34 @@ static struct edge_tb *select_victim(struct edge_simt *s, struct edge_core *c,
 	/*
 	 * The age compare first: a TB that would not replace the pick is
 	 * not tested at all (launch orders are unique, and the test has no
-	 * side effects, so the pick is the same).  The core's warps and its
-	 * oldest TB on the way: a pick that is the oldest has no warp older
-	 * than its own, and needs no second walk for its age rank.
+	 * side effects, so the pick is the same).  The core's warps on the
+	 * way, and whether the pick is its oldest TB: then it has no warp
+	 * older than its own, and needs no second walk for its age rank.
 	 */
 	if (oldest) {
 		/* No TB's launch order is ~0: the first that qualifies wins. */
 		u64 pick_lo = ~0ULL;
 
+		/*
+		 * Every TB older than the final pick was tested (the pick
+		 * only gets older) and failed: the pick is the oldest when
+		 * no TB that failed is older.
+		 */
 		for (i = 0; i < n; i++) {
 			struct edge_tb *tb = tbs[i];
 			u64 lo = tb->launch_order;
 
 			total += tb->warps;
-			if (lo < first)
-				first = lo;
-			if (lo < pick_lo && victim_ok(tb, ki, exiting)) {
+			if (lo >= pick_lo)
+				continue;
+			if (victim_ok(tb, ki, exiting)) {
 				pick = tb;
 				pick_lo = lo;
+			} else if (lo < first) {
+				first = lo;	/* of those that failed */
 			}
 		}
+		is_first = first > pick_lo;
 	} else {
 		u64 pick_lo = 0;
 
@@ -258,12 +272,12 @@ static struct edge_tb *select_victim(struct edge_simt *s, struct edge_core *c,
 				pick_lo = lo;
 			}
 		}
+		is_first = pick && pick_lo == first;
 	}
 	if (pick) {
 		u32 w = oldest ? pick->preempted : pick->warps - 1;
 
-		edge_preempt_sample(s, pick, pick->launch_order == first ?
-					     rank_permille(w, total) :
+		edge_preempt_sample(s, pick, is_first ? rank_permille(w, total) :
 					     age_rank(c, pick, w), v);
 	}
 	return pick;
