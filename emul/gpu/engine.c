@@ -207,13 +207,23 @@ int edge_engine_push(struct edge_engine *e, u64 time, u32 kind, u32 obj,
 
 	if (e->len >= e->cap)
 		return -ENOSPC;
-	ev.time = time < e->now ? e->now : time;
-	ev.order = e->next_order++;
-	ev.kind = kind;
-	ev.obj = obj;
-	ev.aux = aux;
-	ev.gen = gen;
-	insert(e, &ev, ev.time == e->now && e->n_near >= EDGE_NOW_Q_MIN);
+	if (time < e->now)
+		time = e->now;
+	if (time == e->now && e->n_near >= EDGE_NOW_Q_MIN) {
+		ev.time = time;
+		ev.order = e->next_order++;
+		ev.kind = kind;
+		ev.obj = obj;
+		ev.aux = aux;
+		ev.gen = gen;
+		insert(e, &ev, true);
+	} else if (is_far(kind)) {
+		edge_engine_climb(e, e->far, e->n_far++, time, kind, obj, aux,
+				  gen);
+	} else {
+		edge_engine_climb(e, e->heap, e->n_near++, time, kind, obj,
+				  aux, gen);
+	}
 	return 0;
 }
 

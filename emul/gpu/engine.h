@@ -126,30 +126,21 @@ static __always_inline void edge_engine_sift_up(struct edge_ev *h, u32 i,
 }
 
 /*
- * edge_engine_push() of an event that goes to the near heap and is later
- * than now (an event warp's timed step: not a TB completion, so not the
- * far heap, and not of this instant, so not the FIFO).  The same queue,
- * inline: a busy GPU's event takes three, and the call, the clamp to
- * now and the choice of queue cost more than the sift of a heap that
- * mostly holds nothing else.
+ * Add an event with a fresh order number (above every queued event's)
+ * to the heap @h of @i events, which becomes @i + 1.  Such an event goes
+ * before another by time alone: the climb compares times, and the event
+ * is written once, in its place.  An event earlier than the earliest is
+ * the new earliest, at the root.
  */
-static __always_inline int edge_engine_push_later(struct edge_engine *e,
-						  u64 time, u32 kind, u32 obj,
-						  u32 aux, u32 gen)
+static __always_inline void edge_engine_climb(struct edge_engine *e,
+					      struct edge_ev *h, u32 i,
+					      u64 time, u32 kind, u32 obj,
+					      u32 aux, u32 gen)
 {
-	struct edge_ev *h = e->heap, *at;
-	u32 i;
+	struct edge_ev *at;
 
-	if (e->len >= e->cap)
-		return -ENOSPC;
-	/*
-	 * Every queued event took its order before this one: this one goes
-	 * before another by time alone.  So the climb compares times, and
-	 * the event is written once, in its place.
-	 */
 	if (!e->first || time < e->first->time)
 		e->first = h;
-	i = e->n_near++;
 	while (i) {
 		u32 parent = (i - 1) / 2;
 
@@ -166,6 +157,23 @@ static __always_inline int edge_engine_push_later(struct edge_engine *e,
 	at->aux = aux;
 	at->gen = gen;
 	e->len++;
+}
+
+/*
+ * edge_engine_push() of an event that goes to the near heap and is later
+ * than now (an event warp's timed step: not a TB completion, so not the
+ * far heap, and not of this instant, so not the FIFO).  The same queue,
+ * inline: a busy GPU's event takes three, and the call, the clamp to
+ * now and the choice of queue cost more than the climb in a heap that
+ * mostly holds nothing else.
+ */
+static __always_inline int edge_engine_push_later(struct edge_engine *e,
+						  u64 time, u32 kind, u32 obj,
+						  u32 aux, u32 gen)
+{
+	if (e->len >= e->cap)
+		return -ENOSPC;
+	edge_engine_climb(e, e->heap, e->n_near++, time, kind, obj, aux, gen);
 	return 0;
 }
 
