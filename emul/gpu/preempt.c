@@ -319,7 +319,7 @@ static __always_inline bool ew_enter(struct edge_simt *s,
 }
 
 /* The slot is free again: give back what it held, then reschedule. */
-static void ew_release(struct edge_simt *s, u32 obj)
+static __always_inline void ew_release(struct edge_simt *s, u32 obj)
 {
 	struct edge_core *c = &s->cores[obj / EDGE_EWARP_PER_CORE];
 	struct edge_ewarp *ew = slot_of(s, obj);
@@ -452,8 +452,11 @@ static bool run_select(struct edge_simt *s, struct edge_ewarp *ew, u32 obj,
 		e->now = t;
 		e->fold_left--;
 		e->folded++;
-		while (ew_step(s, ew, obj))
-			;
+		/* ew_step()'s SELECT_WARP, without the dispatch. */
+		if (ew_enter(s, ew, obj, EDGE_PS_FLUSH_PIPELINE,
+			     ew->flush_cycles, true))
+			while (ew_step(s, ew, obj))
+				;
 		return true;
 	}
 	ret = edge_engine_push_ordered(e, t, order, EDGE_EV_EWARP, obj,
@@ -534,8 +537,9 @@ static u32 running_ewarps(const struct edge_core *c)
  * top issue priority (EDGE Section IV-D), by every other event warp that
  * competes for the same issue slots.
  */
-static u64 ew_run_cycles(struct edge_simt *s, const struct edge_core *c,
-			 const struct edge_kinst *ki, u64 *iso)
+static __always_inline u64 ew_run_cycles(struct edge_simt *s,
+					  const struct edge_core *c,
+					  const struct edge_kinst *ki, u64 *iso)
 {
 	u64 run;
 
