@@ -546,7 +546,11 @@ static __always_inline u64 ew_run_cycles(struct edge_simt *s,
 	*iso = edge_rng_spread(&s->rng, ki->k.warp_cycles, ki->k.ws.rsd_pct);
 	if (s->cfg.skip_event_exec)
 		return 0;
-	run = edge_simt_corun(&ki->k, *iso, edge_simt_occupancy(s, c));
+	/* Without a stretch, no occupancy and no count: they would add 0. */
+	run = !ki->k.ws.corun_pct ? *iso :
+	      edge_simt_corun(&ki->k, *iso, edge_simt_occupancy(s, c));
+	if (!ki->k.ws.ewarp_corun_pct)
+		return run;
 	return run + edge_div64(run * ki->k.ws.ewarp_corun_pct *
 				running_ewarps(c), 100);
 }

@@ -86,6 +86,37 @@ TEST(preempt_victim_oldest_newest_best)
 }
 
 /*
+ * A preempting event warp runs beside the TBs that fill its core: its
+ * co-run stretch (corun_pct at the core's occupancy, here full) applies,
+ * and without one its time is its own.
+ */
+TEST(preempt_ewarp_corun_stretch)
+{
+	static const u32 pct[] = { 0, 100, 30 };
+	struct edge_preset p = one_core();
+	const struct rig_tr *t;
+	struct edge_kdesc e;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(pct); i++) {
+		init_victim(_metadata, &p, EDGE_VICTIM_OLDEST, EDGE_FLUSH_ALL);
+		two_tbs(_metadata, 32, LONG, NULL, NULL, 100);
+		e = rig_ewarp(32, 700, 1);
+		e.ws.corun_pct = pct[i];
+		rig_launch(&e, 3);
+		rig_run_until_done(_metadata, 3);
+		t = rig_placement(3);
+		ASSERT_NE(NULL, t);
+		ASSERT_TRUE(t->victim);
+		/* 64 of 64 warps: 1000 per mille, 700 * pct % more. */
+		EXPECT_EQ(700ULL + 7 * pct[i], t->run) TH_LOG("corun %u %%",
+							      pct[i]);
+		rig_fini();
+	}
+	EXPECT_NO_LEAKS();
+}
+
+/*
  * Oldest passes over an older TB the register rule refuses: the pick's
  * warps then have older ones before them, and its age rank, which sets
  * how long its i-buffer takes to drain under greedy-then-oldest issue,
