@@ -56,11 +56,11 @@ void edge_preempt_sample(struct edge_simt *s, const struct edge_tb *tb,
 	u64 membar = 0, icache = 0, last;
 	bool early;
 
-	prog = span ? edge_div64((now - tb->prog_start) * 100,
-				 (u32)(span > 0xffffffffULL ? 0xffffffffULL :
-				       span)) : 100;
 	if (span > 0xffffffffULL)
 		prog = edge_div64(now - tb->prog_start, (u32)(span >> 32)) * 100 >> 32;
+	else
+		prog = span ? edge_div64((now - tb->prog_start) * 100, (u32)span) :
+		       100;
 	early = prog < ws->early_pct;
 
 	/* Instructions in flight, and those still to issue from the i-buffer. */
@@ -319,10 +319,10 @@ static __always_inline bool ew_enter(struct edge_simt *s,
 }
 
 /* The slot is free again: give back what it held, then reschedule. */
-static __always_inline void ew_release(struct edge_simt *s, u32 obj)
+static __always_inline void ew_release(struct edge_simt *s,
+				       struct edge_ewarp *ew, u32 obj)
 {
 	struct edge_core *c = &s->cores[obj / EDGE_EWARP_PER_CORE];
-	struct edge_ewarp *ew = slot_of(s, obj);
 	struct edge_tb *tb = ew->victim;
 
 	if (ew->orphan) {
@@ -361,7 +361,7 @@ static __always_inline void ew_release(struct edge_simt *s, u32 obj)
 static __always_inline bool ew_step(struct edge_simt *s, struct edge_ewarp *ew,
 				    u32 obj)
 {
-	struct edge_kinst *ki = ew->ki;
+	struct edge_kinst *ki;
 
 	switch (ew->state) {
 	case EDGE_PS_SELECT_WARP:
@@ -373,8 +373,10 @@ static __always_inline bool ew_step(struct edge_simt *s, struct edge_ewarp *ew,
 	case EDGE_PS_SAVE_HW_CTX:
 		return ew_enter(s, ew, obj, EDGE_PS_LAUNCH_IWARP, 0, true);
 	case EDGE_PS_LAUNCH_IWARP: {
-		u64 lat = edge_simt_ns2cyc(s, s->eng->now - ki->arrival);
+		u64 lat;
 
+		ki = ew->ki;
+		lat = edge_simt_ns2cyc(s, s->eng->now - ki->arrival);
 		ki->first_start = s->eng->now;
 		ki->started = true;
 		edge_lat_add(&s->st.sched, lat);
@@ -385,16 +387,17 @@ static __always_inline bool ew_step(struct edge_simt *s, struct edge_ewarp *ew,
 	case EDGE_PS_IWARP_RUNNING:
 		return ew_enter(s, ew, obj, EDGE_PS_IWARP_COMPLETING, 0, true);
 	case EDGE_PS_IWARP_COMPLETING:
+		ki = ew->ki;
 		ew->ki = NULL;
 		edge_simt_kernel_done(s, ki, EDGE_CQE_DONE);
 		if (ew->victim && !ew->orphan)
 			return ew_enter(s, ew, obj, EDGE_PS_RESTORE_HW_CTX,
 					ew->saved ? ew->ctx_cycles : 0, true);
-		ew_release(s, obj);
+		ew_release(s, ew, obj);
 		edge_simt_schedule_tail(s);
 		return false;
 	case EDGE_PS_RESTORE_HW_CTX:
-		ew_release(s, obj);
+		ew_release(s, ew, obj);
 		edge_simt_schedule_tail(s);
 		return false;
 	default:
@@ -779,7 +782,7 @@ void edge_preempt_drop(struct edge_simt *s, struct edge_kinst *ki)
 
 		if (ew->state != EDGE_PS_IDLE && ew->ki == ki) {
 			edge_engine_remove_obj(s->eng, EDGE_EV_EWARP, obj);
-			ew_release(s, obj);
+			ew_release(s, ew, obj);
 		}
 	}
 }
