@@ -39,8 +39,9 @@ static int free_slot(const struct edge_core *c)
  * @rank_permille (0 oldest, 1000 youngest), and the flush latency it
  * implies under the configured optimisations.
  */
-void edge_preempt_sample(struct edge_simt *s, const struct edge_tb *tb,
-			 u32 rank_permille, struct edge_vstate *v)
+static __always_inline void sample(struct edge_simt *s,
+				   const struct edge_tb *tb,
+				   u32 rank_permille, struct edge_vstate *v)
 {
 	const struct edge_warp_state *ws = &tb->ki->k.ws;
 	/*
@@ -122,6 +123,12 @@ void edge_preempt_sample(struct edge_simt *s, const struct edge_tb *tb,
 	v->flush = last;
 }
 
+void edge_preempt_sample(struct edge_simt *s, const struct edge_tb *tb,
+			 u32 rank_permille, struct edge_vstate *v)
+{
+	sample(s, tb, rank_permille, v);
+}
+
 /* Per mille of @total warps that @older is: 0 oldest, 1000 youngest. */
 static u32 rank_permille(u32 older, u32 total)
 {
@@ -174,7 +181,7 @@ static struct edge_tb *select_best(struct edge_simt *s, struct edge_core *c,
 	struct edge_tb *best = NULL, *next;
 	struct edge_vstate cand;
 	bool first = true;
-	u64 after = 0, exiting = exit_limit(s);
+	u64 after = 0, exiting = exit_limit(s), best_load = 0;
 	u32 i;
 
 	for (;;) {
@@ -199,8 +206,9 @@ static struct edge_tb *select_best(struct edge_simt *s, struct edge_core *c,
 			*v = cand;
 			return next;
 		}
-		if (!best || cand.load < v->load) {
+		if (!best || cand.load < best_load) {
 			best = next;
+			best_load = cand.load;
 			*v = cand;
 		}
 	}
@@ -277,8 +285,9 @@ static struct edge_tb *select_victim(struct edge_simt *s, struct edge_core *c,
 	if (pick) {
 		u32 w = oldest ? pick->preempted : pick->warps - 1;
 
-		edge_preempt_sample(s, pick, is_first ? rank_permille(w, total) :
-					     age_rank(c, pick, w), v);
+		/* Inline: the sample of every preempting event warp. */
+		sample(s, pick, is_first ? rank_permille(w, total) :
+			  age_rank(c, pick, w), v);
 	}
 	return pick;
 }
@@ -408,14 +417,15 @@ static __always_inline bool ew_step(struct edge_simt *s, struct edge_ewarp *ew,
 
 void edge_preempt_step(struct edge_simt *s, const struct edge_ev *ev)
 {
+	u32 obj = ev->obj;	/* not reloaded at every step run in place */
 	struct edge_ewarp *ew;
 
-	if (ev->obj >= s->p->num_cores * EDGE_EWARP_PER_CORE)
+	if (obj >= s->p->num_cores * EDGE_EWARP_PER_CORE)
 		return;
-	ew = slot_of(s, ev->obj);
+	ew = slot_of(s, obj);
 	if (ew->gen != ev->gen || ew->state != ev->aux)
 		return;
-	while (ew_step(s, ew, ev->obj))
+	while (ew_step(s, ew, obj))
 		;
 }
 
