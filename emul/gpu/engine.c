@@ -237,6 +237,7 @@ int edge_engine_push_ordered(struct edge_engine *e, u64 time, u64 order,
 			     u32 kind, u32 obj, u32 aux, u32 gen)
 {
 	struct edge_ev ev;
+	bool fifo;
 
 	if (e->len >= e->cap)
 		return -ENOSPC;
@@ -246,9 +247,9 @@ int edge_engine_push_ordered(struct edge_engine *e, u64 time, u64 order,
 	ev.obj = obj;
 	ev.aux = aux;
 	ev.gen = gen;
-	insert(e, &ev, ev.time == e->now && e->n_near >= EDGE_NOW_Q_MIN &&
-		       (e->q_head == e->q_tail ||
-			e->now_q[e->q_tail - 1].order < order));
+	fifo = ev.time == e->now && e->n_near >= EDGE_NOW_Q_MIN &&
+	       (e->q_head == e->q_tail || e->now_q[e->q_tail - 1].order < order);
+	insert(e, &ev, fifo);
 	return 0;
 }
 

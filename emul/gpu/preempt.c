@@ -315,11 +315,11 @@ static __always_inline bool ew_enter(struct edge_simt *s,
 
 	ew->state = state;
 	ew->gen++;
+	if (!ns && last && edge_engine_fold(s->eng))
+		return true;
 	if (ns)
 		ret = edge_engine_push_later(s->eng, s->eng->now + ns,
 					     EDGE_EV_EWARP, obj, state, ew->gen);
-	else if (last && edge_engine_fold(s->eng))
-		return true;
 	else
 		ret = edge_engine_push(s->eng, s->eng->now, EDGE_EV_EWARP, obj,
 				       state, ew->gen);
@@ -551,8 +551,8 @@ static u32 running_ewarps(const struct edge_core *c)
  * competes for the same issue slots.
  */
 static __always_inline u64 ew_run_cycles(struct edge_simt *s,
-					  const struct edge_core *c,
-					  const struct edge_kinst *ki, u64 *iso)
+					 const struct edge_core *c,
+					 const struct edge_kinst *ki, u64 *iso)
 {
 	u64 run;
 
