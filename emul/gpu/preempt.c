@@ -372,40 +372,62 @@ static __always_inline bool ew_step(struct edge_simt *s, struct edge_ewarp *ew,
 {
 	struct edge_kinst *ki;
 
+	/*
+	 * A zero-length step run in place goes on to the next state's
+	 * case (the label after it) instead of back through the dispatch.
+	 */
 	switch (ew->state) {
 	case EDGE_PS_SELECT_WARP:
-		return ew_enter(s, ew, obj, EDGE_PS_FLUSH_PIPELINE,
-				ew->flush_cycles, true);
+		if (!ew_enter(s, ew, obj, EDGE_PS_FLUSH_PIPELINE,
+			      ew->flush_cycles, true))
+			return false;
+		goto flush;
 	case EDGE_PS_FLUSH_PIPELINE:
-		return ew_enter(s, ew, obj, EDGE_PS_SAVE_HW_CTX,
-				ew->saved ? ew->ctx_cycles : 0, true);
+flush:
+		if (!ew_enter(s, ew, obj, EDGE_PS_SAVE_HW_CTX,
+			      ew->saved ? ew->ctx_cycles : 0, true))
+			return false;
+		goto save;
 	case EDGE_PS_SAVE_HW_CTX:
-		return ew_enter(s, ew, obj, EDGE_PS_LAUNCH_IWARP, 0, true);
+save:
+		if (!ew_enter(s, ew, obj, EDGE_PS_LAUNCH_IWARP, 0, true))
+			return false;
+		goto launch;
 	case EDGE_PS_LAUNCH_IWARP: {
 		u64 lat;
-
+launch:
 		ki = ew->ki;
 		lat = edge_simt_ns2cyc(s, s->eng->now - ki->arrival);
 		ki->first_start = s->eng->now;
 		ki->started = true;
 		edge_lat_add(&s->st.sched, lat);
 		edge_lat_add(&s->st.tag[ki->tag].sched, lat);
-		return ew_enter(s, ew, obj, EDGE_PS_IWARP_RUNNING, ew->run_cycles,
-				true);
+		if (!ew_enter(s, ew, obj, EDGE_PS_IWARP_RUNNING, ew->run_cycles,
+			      true))
+			return false;
+		goto running;
 	}
 	case EDGE_PS_IWARP_RUNNING:
-		return ew_enter(s, ew, obj, EDGE_PS_IWARP_COMPLETING, 0, true);
+running:
+		if (!ew_enter(s, ew, obj, EDGE_PS_IWARP_COMPLETING, 0, true))
+			return false;
+		goto completing;
 	case EDGE_PS_IWARP_COMPLETING:
+completing:
 		ki = ew->ki;
 		ew->ki = NULL;
 		edge_simt_kernel_done(s, ki, EDGE_CQE_DONE);
-		if (ew->victim && !ew->orphan)
-			return ew_enter(s, ew, obj, EDGE_PS_RESTORE_HW_CTX,
-					ew->saved ? ew->ctx_cycles : 0, true);
+		if (ew->victim && !ew->orphan) {
+			if (!ew_enter(s, ew, obj, EDGE_PS_RESTORE_HW_CTX,
+				      ew->saved ? ew->ctx_cycles : 0, true))
+				return false;
+			goto restore;
+		}
 		ew_release(s, ew, obj);
 		edge_simt_schedule_tail(s);
 		return false;
 	case EDGE_PS_RESTORE_HW_CTX:
+restore:
 		ew_release(s, ew, obj);
 		edge_simt_schedule_tail(s);
 		return false;

@@ -19,6 +19,15 @@
 
 #define EVENTS	400U
 
+/* Events that end once scheduled (Fig. 12): every step of theirs folds. */
+static bool skip_exec;
+/*
+ * The background's registers a thread: at 32 they fill the cores, and a
+ * preempting event warp saves its victim's; at 16 it need not, and its
+ * restore takes no time.
+ */
+static u32 bg_regs = 32;
+
 struct fingerprint {
 	u32 ndone;
 	u32 order[EVENTS + 8];
@@ -70,6 +79,7 @@ static void scenario(struct __test_metadata *_metadata, u64 seed, bool fold,
 		     bool busy, u32 sched, struct fingerprint *f)
 {
 	struct edge_preset p = rig_preset_edge();
+	struct edge_simt_cfg cfg;
 	struct emul_rng r;
 	struct edge_kdesc k;
 	u64 pops = 0;
@@ -77,15 +87,18 @@ static void scenario(struct __test_metadata *_metadata, u64 seed, bool fold,
 
 	p.num_cores = 2;
 	emul_rng_seed(&r, seed);
-	rig_init(_metadata, &p, sched);
+	edge_simt_default_cfg(&cfg);
+	cfg.sched = sched;
+	cfg.skip_event_exec = skip_exec;
+	rig_init_cfg(_metadata, &p, &cfg);
 	/*
 	 * Background that fills both cores, with warps worth flushing; on
 	 * a grid of 1000 ns (700 cycles), as the events, so that their
 	 * steps and the TBs' ends meet at the same instants.
 	 */
 	for (i = 0; busy && i < 4; i++) {
-		k = rig_kdesc(256, 64, 32, 0, 700 * (2 + emul_rand_below(&r, 4)),
-			      0);
+		k = rig_kdesc(256, 64, bg_regs, 0,
+			      700 * (2 + emul_rand_below(&r, 4)), 0);
 		k.ws.p_pipe = 300;
 		k.ws.pipe_cycles = 20;
 		k.ws.ibuf_insts = 4;
@@ -168,6 +181,21 @@ TEST(fold_free_resources_changes_nothing_but_events)
 TEST(fold_drain_changes_nothing_but_events)
 {
 	compare(_metadata, true, EDGE_SCHED_DRAIN);
+}
+
+TEST(fold_skip_event_exec_changes_nothing_but_events)
+{
+	skip_exec = true;
+	compare(_metadata, true, EDGE_SCHED_PREEMPT);
+	compare(_metadata, false, EDGE_SCHED_PREEMPT);
+	skip_exec = false;
+}
+
+TEST(fold_unsaved_restore_changes_nothing_but_events)
+{
+	bg_regs = 16;
+	compare(_metadata, true, EDGE_SCHED_PREEMPT);
+	bg_regs = 32;
 }
 
 TEST_HARNESS_MAIN
