@@ -518,7 +518,8 @@ void edge_preempt_run_deferred(struct edge_simt *s)
 {
 	struct edge_engine *e = s->eng;
 	u32 n = s->nr_deferred, i, left;
-	bool now = edge_engine_none_due(e);
+	/* Whether nothing is due by now: looked at the first launch. */
+	int now = -1;
 	int ret;
 
 	s->nr_deferred = 0;
@@ -531,8 +532,10 @@ void edge_preempt_run_deferred(struct edge_simt *s)
 			run_select(s, ew, obj, s->deferred_order[i], n == 1);
 			continue;
 		}
+		if (now < 0)
+			now = edge_engine_none_due(e);
 		if (!now || !e->fold_left) {
-			now = false;
+			now = 0;
 			ret = edge_engine_push_ordered(e, e->now,
 						       s->deferred_order[i],
 						       EDGE_EV_EWARP, obj,
