@@ -527,7 +527,9 @@ u32 edge_model_schedule_run(struct edge_model *m, bool to_next, u32 budget)
 
 	m->eng.fold_left = budget;
 	m->eng.folded = 0;
+	m->eng.until = to_next ? EDGE_TIME_NEVER : m->eng.now;
 	edge_simt_schedule_tail(&m->simt);
+	m->eng.until = 0;
 	n = m->eng.folded;
 	m->eng.fold_left = ~0U;
 	/*
@@ -613,6 +615,7 @@ static __always_inline u32 run_from(struct edge_model *m,
 	struct edge_ev ev;
 	u32 n = 0;
 
+	m->eng.until = until;
 	while (n < budget && first && first->time <= until) {
 		bool known;
 
@@ -629,6 +632,7 @@ static __always_inline u32 run_from(struct edge_model *m,
 			break;
 		first = edge_engine_first(&m->eng);
 	}
+	m->eng.until = 0;
 	m->eng.fold_left = ~0U;
 	return n;
 }

@@ -10,16 +10,14 @@ void edge_rng_seed(struct edge_rng *r, u64 seed)
 }
 
 /*
- * Roughly normal around @mean with relative deviation @rsd_pct, never
- * below 1: Irwin-Hall with four uniforms (variance 4/12), scaled.
+ * edge_rng_spread() with a spread (@rsd_pct and @mean not 0): Irwin-Hall
+ * with four uniforms (variance 4/12), scaled.
  */
-u64 edge_rng_spread(struct edge_rng *r, u64 mean, u32 rsd_pct)
+u64 edge_rng_spread_draw(struct edge_rng *r, u64 mean, u32 rsd_pct)
 {
 	s64 sum = 0, dev;
 	int i;
 
-	if (!rsd_pct || !mean)
-		return mean ? mean : 1;
 	for (i = 0; i < 4; i++)
 		sum += edge_rng_below(r, 1U << 16);
 	/* sum - 2^17 has sd 2^16 * sqrt(1/3) ~= 37837. */

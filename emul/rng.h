@@ -13,7 +13,19 @@ struct edge_rng {
 };
 
 void edge_rng_seed(struct edge_rng *r, u64 seed);
-u64 edge_rng_spread(struct edge_rng *r, u64 mean, u32 rsd_pct);
+u64 edge_rng_spread_draw(struct edge_rng *r, u64 mean, u32 rsd_pct);
+
+/*
+ * Roughly normal around @mean with relative deviation @rsd_pct, never
+ * below 1 (edge_rng_spread_draw()).  Inline for the case that draws
+ * nothing: every event warp's run time takes one, most with no spread.
+ */
+static inline u64 edge_rng_spread(struct edge_rng *r, u64 mean, u32 rsd_pct)
+{
+	if (!rsd_pct || !mean)
+		return mean ? mean : 1;
+	return edge_rng_spread_draw(r, mean, rsd_pct);
+}
 
 /*
  * splitmix64.  The draws below are inline: a preempting event draws its

@@ -20,6 +20,26 @@
 #define EDGE_NOW_Q_MIN	8
 #include "gpu/engine.h"
 
+#define ev_before edge_ev_before
+
+/* The earliest of the three heads, for e->first after a take or a removal. */
+static __always_inline const struct edge_ev *
+find_first(const struct edge_engine *e)
+{
+	const struct edge_ev *best;
+
+	if (!e->n_far)
+		best = e->n_near ? &e->heap[0] : NULL;
+	else if (!e->n_near || ev_before(&e->far[0], &e->heap[0]))
+		best = &e->far[0];
+	else
+		best = &e->heap[0];
+	if (e->q_head != e->q_tail &&
+	    (!best || ev_before(&e->now_q[e->q_head], best)))
+		best = &e->now_q[e->q_head];
+	return best;
+}
+
 void edge_engine_init(struct edge_engine *e)
 {
 	memset(e, 0, sizeof(*e));
@@ -67,10 +87,9 @@ int edge_engine_reserve(struct edge_engine *e, u32 cap)
 	e->q_head = 0;
 	e->q_tail = nq;
 	e->cap = cap;
+	e->first = find_first(e);
 	return 0;
 }
-
-#define ev_before edge_ev_before
 
 /* The heap an event of @kind lives in. */
 static bool is_far(u32 kind)
@@ -78,24 +97,7 @@ static bool is_far(u32 kind)
 	return kind == EDGE_EV_TB_DONE;
 }
 
-/*
- * Both sifts move a hole and write the event once at the end: the same
- * heap as swapping at every level (keys are unique), a third of the
- * copies of a 40-byte event.
- */
-static __always_inline void sift_up(struct edge_ev *h, u32 i,
-				    const struct edge_ev *ev)
-{
-	while (i) {
-		u32 parent = (i - 1) / 2;
-
-		if (!ev_before(ev, &h[parent]))
-			break;
-		h[i] = h[parent];
-		i = parent;
-	}
-	h[i] = *ev;
-}
+#define sift_up edge_engine_sift_up
 
 /* Place @ev (not in the heap of @n) in the hole at @i, or below it. */
 static void sift_down(struct edge_ev *h, u32 n, u32 i,
@@ -163,8 +165,35 @@ static void now_q_add(struct edge_engine *e, const struct edge_ev *ev)
 			(size_t)(e->q_tail - e->q_head) * sizeof(*ev));
 		e->q_tail -= e->q_head;
 		e->q_head = 0;
+		e->first = find_first(e);
 	}
 	e->now_q[e->q_tail++] = *ev;
+}
+
+/*
+ * Put @ev into the FIFO (@fifo) or its heap.  An event earlier than the
+ * earliest is the new earliest, at the root of its heap or at the
+ * FIFO's tail (then the FIFO was empty: what it held was earlier).
+ */
+static __always_inline void insert(struct edge_engine *e,
+				   const struct edge_ev *ev, bool fifo)
+{
+	bool earliest = !e->first || ev_before(ev, e->first);
+
+	if (fifo) {
+		now_q_add(e, ev);
+		if (earliest)
+			e->first = &e->now_q[e->q_tail - 1];
+	} else if (is_far(ev->kind)) {
+		sift_up(e->far, e->n_far++, ev);
+		if (earliest)
+			e->first = &e->far[0];
+	} else {
+		sift_up(e->heap, e->n_near++, ev);
+		if (earliest)
+			e->first = &e->heap[0];
+	}
+	e->len++;
 }
 
 /*
@@ -178,19 +207,23 @@ int edge_engine_push(struct edge_engine *e, u64 time, u32 kind, u32 obj,
 
 	if (e->len >= e->cap)
 		return -ENOSPC;
-	ev.time = time < e->now ? e->now : time;
-	ev.order = e->next_order++;
-	ev.kind = kind;
-	ev.obj = obj;
-	ev.aux = aux;
-	ev.gen = gen;
-	if (ev.time == e->now && e->n_near >= EDGE_NOW_Q_MIN)
-		now_q_add(e, &ev);
-	else if (is_far(kind))
-		sift_up(e->far, e->n_far++, &ev);
-	else
-		sift_up(e->heap, e->n_near++, &ev);
-	e->len++;
+	if (time < e->now)
+		time = e->now;
+	if (time == e->now && e->n_near >= EDGE_NOW_Q_MIN) {
+		ev.time = time;
+		ev.order = e->next_order++;
+		ev.kind = kind;
+		ev.obj = obj;
+		ev.aux = aux;
+		ev.gen = gen;
+		insert(e, &ev, true);
+	} else if (is_far(kind)) {
+		edge_engine_climb(e, e->far, e->n_far++, time, kind, obj, aux,
+				  gen);
+	} else {
+		edge_engine_climb(e, e->heap, e->n_near++, time, kind, obj,
+				  aux, gen);
+	}
 	return 0;
 }
 
@@ -204,6 +237,7 @@ int edge_engine_push_ordered(struct edge_engine *e, u64 time, u64 order,
 			     u32 kind, u32 obj, u32 aux, u32 gen)
 {
 	struct edge_ev ev;
+	bool fifo;
 
 	if (e->len >= e->cap)
 		return -ENOSPC;
@@ -213,14 +247,9 @@ int edge_engine_push_ordered(struct edge_engine *e, u64 time, u64 order,
 	ev.obj = obj;
 	ev.aux = aux;
 	ev.gen = gen;
-	if (ev.time == e->now && e->n_near >= EDGE_NOW_Q_MIN &&
-	    (e->q_head == e->q_tail || e->now_q[e->q_tail - 1].order < order))
-		now_q_add(e, &ev);
-	else if (is_far(kind))
-		sift_up(e->far, e->n_far++, &ev);
-	else
-		sift_up(e->heap, e->n_near++, &ev);
-	e->len++;
+	fifo = ev.time == e->now && e->n_near >= EDGE_NOW_Q_MIN &&
+	       (e->q_head == e->q_tail || e->now_q[e->q_tail - 1].order < order);
+	insert(e, &ev, fifo);
 	return 0;
 }
 
@@ -238,11 +267,12 @@ bool edge_engine_pop_due(struct edge_engine *e, u64 until, struct edge_ev *out)
 	return true;
 }
 
-/* Take @ev, the earliest event (edge_engine_first()), into @out. */
-void edge_engine_take(struct edge_engine *e, const struct edge_ev *ev,
-		      struct edge_ev *out)
+/*
+ * Take @ev, the earliest event, out of its queue: edge_engine_take()
+ * but for an event of a near heap of one or two.
+ */
+void edge_engine_drop_first(struct edge_engine *e, const struct edge_ev *ev)
 {
-	*out = *ev;
 	if (ev == e->far) {
 		if (--e->n_far)
 			pop_root(e->far, e->n_far);
@@ -257,8 +287,7 @@ void edge_engine_take(struct edge_engine *e, const struct edge_ev *ev,
 		e->q_tail = 0;
 	}
 	e->len--;
-	if (out->time > e->now)
-		e->now = out->time;
+	e->first = find_first(e);
 }
 
 /* The @i-th queued event (below edge_engine_len()), in no order. */
@@ -304,6 +333,7 @@ u32 edge_engine_remove_if(struct edge_engine *e, u32 kind,
 			e->now_q[kept++] = e->now_q[i];
 	e->q_tail = kept;
 	e->len = e->n_near + e->n_far + (e->q_tail - e->q_head);
+	e->first = find_first(e);
 	return before - e->len;
 }
 

@@ -50,6 +50,12 @@ struct edge_engine {
 	u64 next_order;
 	u64 now;	/* model time, ns; only moves forward */
 	/*
+	 * The earliest of the three heads, NULL when all are empty: kept by
+	 * every change of the queues, so that a look at the earliest event
+	 * (a step makes three) is a load, not three compares.
+	 */
+	const struct edge_ev *first;
+	/*
 	 * Steps a handler may still run in place of events queued for now
 	 * (edge_engine_fold()), and how many it ran: a caller that counts
 	 * events against a budget sets the first and adds the second.
@@ -65,6 +71,14 @@ struct edge_engine {
 	 * instant before that instant's events leaves it false.
 	 */
 	bool pops_next;
+	/*
+	 * How far that owner runs after the handler returns, budget
+	 * permitting: every event due by then (EDGE_TIME_NEVER: up to the
+	 * next event's time, whatever it is).  A tail pass may run a timed
+	 * step in place when it is the next event and due by then
+	 * (gpu/preempt.c); 0, no owner running, lets none.
+	 */
+	u64 until;
 };
 
 void edge_engine_init(struct edge_engine *e);
@@ -76,8 +90,7 @@ int edge_engine_push_ordered(struct edge_engine *e, u64 time, u64 order,
 			     u32 kind, u32 obj, u32 aux, u32 gen);
 bool edge_engine_pop_due(struct edge_engine *e, u64 until,
 			 struct edge_ev *out);
-void edge_engine_take(struct edge_engine *e, const struct edge_ev *ev,
-		      struct edge_ev *out);
+void edge_engine_drop_first(struct edge_engine *e, const struct edge_ev *ev);
 const struct edge_ev *edge_engine_ev(const struct edge_engine *e, u32 i);
 u32 edge_engine_remove_obj(struct edge_engine *e, u32 kind, u32 obj);
 u32 edge_engine_remove_if(struct edge_engine *e, u32 kind,
@@ -93,25 +106,118 @@ static __always_inline bool edge_ev_before(const struct edge_ev *a,
 }
 
 /*
- * The earliest event of the three, NULL when all are empty.  Inline: a
- * step looks at it for the next time and after its last event, and the
- * call cost more than the compares.
+ * Put @ev (not in the heap of @i events) in the hole at @i, or above it.
+ * Sifts move a hole and write the event once at the end: the same heap
+ * as swapping at every level (keys are unique), a third of the copies of
+ * a 40-byte event.
  */
+static __always_inline void edge_engine_sift_up(struct edge_ev *h, u32 i,
+						const struct edge_ev *ev)
+{
+	while (i) {
+		u32 parent = (i - 1) / 2;
+
+		if (!edge_ev_before(ev, &h[parent]))
+			break;
+		h[i] = h[parent];
+		i = parent;
+	}
+	h[i] = *ev;
+}
+
+/*
+ * Add an event with a fresh order number (above every queued event's)
+ * to the heap @h of @i events, which becomes @i + 1.  Such an event goes
+ * before another by time alone: the climb compares times, and the event
+ * is written once, in its place.  An event earlier than the earliest is
+ * the new earliest, at the root.
+ */
+static __always_inline void edge_engine_climb(struct edge_engine *e,
+					      struct edge_ev *h, u32 i,
+					      u64 time, u32 kind, u32 obj,
+					      u32 aux, u32 gen)
+{
+	struct edge_ev *at;
+
+	if (!e->first || time < e->first->time)
+		e->first = h;
+	while (i) {
+		u32 parent = (i - 1) / 2;
+
+		if (time >= h[parent].time)
+			break;
+		h[i] = h[parent];
+		i = parent;
+	}
+	at = &h[i];
+	at->time = time;
+	at->order = e->next_order++;
+	at->kind = kind;
+	at->obj = obj;
+	at->aux = aux;
+	at->gen = gen;
+	e->len++;
+}
+
+/*
+ * edge_engine_push() of an event that goes to the near heap and is later
+ * than now (an event warp's timed step: not a TB completion, so not the
+ * far heap, and not of this instant, so not the FIFO).  The same queue,
+ * inline: a busy GPU's event takes three, and the call, the clamp to
+ * now and the choice of queue cost more than the climb in a heap that
+ * mostly holds nothing else.
+ */
+static __always_inline int edge_engine_push_later(struct edge_engine *e,
+						  u64 time, u32 kind, u32 obj,
+						  u32 aux, u32 gen)
+{
+	if (e->len >= e->cap)
+		return -ENOSPC;
+	edge_engine_climb(e, e->heap, e->n_near++, time, kind, obj, aux, gen);
+	return 0;
+}
+
+/* The earliest event of the three, NULL when all are empty. */
 static __always_inline const struct edge_ev *
 edge_engine_first(const struct edge_engine *e)
 {
-	const struct edge_ev *best;
+	return e->first;
+}
 
-	if (!e->n_far)
-		best = e->n_near ? &e->heap[0] : NULL;
-	else if (!e->n_near || edge_ev_before(&e->far[0], &e->heap[0]))
-		best = &e->far[0];
-	else
-		best = &e->heap[0];
-	if (e->q_head != e->q_tail &&
-	    (!best || edge_ev_before(&e->now_q[e->q_head], best)))
-		best = &e->now_q[e->q_head];
-	return best;
+/*
+ * Take @ev, the earliest event (edge_engine_first()), into @out, and
+ * move the clock to its time.  Inline for the usual event of a busy GPU,
+ * one of at most two in the near heap (an event warp's step, beside the
+ * last step of the one before it): the other, if any, is the new root
+ * (what a sift of one event does), and the next earliest is one of the
+ * three roots.
+ */
+static __always_inline void edge_engine_take(struct edge_engine *e,
+					     const struct edge_ev *ev,
+					     struct edge_ev *out)
+{
+	*out = *ev;
+	if (ev == e->heap && e->n_near <= 2) {
+		const struct edge_ev *best;
+
+		if (--e->n_near) {
+			e->heap[0] = e->heap[1];
+			best = e->heap;
+			if (e->n_far && edge_ev_before(e->far, best))
+				best = e->far;
+		} else {
+			best = e->n_far ? e->far : NULL;
+		}
+		e->len--;
+		if (e->q_head != e->q_tail &&
+		    (!best || edge_ev_before(&e->now_q[e->q_head], best)))
+			best = &e->now_q[e->q_head];
+		e->first = best;
+	} else {
+		edge_engine_drop_first(e, ev);
+	}
+	if (out->time > e->now)
+		e->now = out->time;
 }
 
 static inline u64 edge_engine_next_time(const struct edge_engine *e)
@@ -131,12 +237,14 @@ static inline u64 edge_engine_take_order(struct edge_engine *e)
 	return e->next_order++;
 }
 
-/* Nothing queued is due by now: the FIFO empty, no root at or before now. */
+/*
+ * Nothing queued is due by now: the earliest event is later.  (The FIFO
+ * holds events of an instant the clock has reached, so a non-empty FIFO
+ * is always due.)
+ */
 static inline bool edge_engine_none_due(const struct edge_engine *e)
 {
-	return e->q_head == e->q_tail &&
-	       !(e->n_near && e->heap[0].time <= e->now) &&
-	       !(e->n_far && e->far[0].time <= e->now);
+	return !e->first || e->first->time > e->now;
 }
 
 /*

@@ -34,36 +34,40 @@ static int free_slot(const struct edge_core *c)
 	return -1;
 }
 
-static u64 scaled_uniform(struct edge_simt *s, u32 mean)
-{
-	return edge_rng_uniform_mean(&s->rng, mean);
-}
-
 /*
  * Draw the state of a warp of @tb whose age rank on its core is
  * @rank_permille (0 oldest, 1000 youngest), and the flush latency it
  * implies under the configured optimisations.
  */
-void edge_preempt_sample(struct edge_simt *s, const struct edge_tb *tb,
-			 u32 rank_permille, struct edge_vstate *v)
+static __always_inline void sample(struct edge_simt *s,
+				   const struct edge_tb *tb,
+				   u32 rank_permille, struct edge_vstate *v)
 {
 	const struct edge_warp_state *ws = &tb->ki->k.ws;
-	u32 flush = s->cfg.flush, i, issue_wait, ibuf;
+	/*
+	 * The generator's state in a local, stored back once: its every
+	 * draw is otherwise a store that may alias the warp state's fields
+	 * (no strict aliasing), reloading them.  The same draws.
+	 */
+	struct edge_rng rng = s->rng, *r = &rng;
+	u32 flush = s->cfg.flush, issue_wait, ibuf;
 	u64 now = s->eng->now, span = tb->end - tb->prog_start, prog;
+	/* Each cause in a local, written once: 0 when it does not hold. */
+	u64 pipe = 0, load = 0, replay = 0, held = 0, barrier = 0;
+	u64 membar = 0, icache = 0, last;
 	bool early;
 
-	memset(v, 0, sizeof(*v));
-	prog = span ? edge_div64((now - tb->prog_start) * 100,
-				 (u32)(span > 0xffffffffULL ? 0xffffffffULL :
-				       span)) : 100;
 	if (span > 0xffffffffULL)
 		prog = edge_div64(now - tb->prog_start, (u32)(span >> 32)) * 100 >> 32;
+	else
+		prog = span ? edge_div64((now - tb->prog_start) * 100, (u32)span) :
+		       100;
 	early = prog < ws->early_pct;
 
 	/* Instructions in flight, and those still to issue from the i-buffer. */
-	if (edge_rng_permille(&s->rng, ws->p_pipe))
-		v->cyc[EDGE_STALL_PIPELINE] = scaled_uniform(s, ws->pipe_cycles);
-	ibuf = (u32)scaled_uniform(s, ws->ibuf_insts);
+	if (edge_rng_permille(r, ws->p_pipe))
+		pipe = edge_rng_uniform_mean(r, ws->pipe_cycles);
+	ibuf = (u32)edge_rng_uniform_mean(r, ws->ibuf_insts);
 	if (flush & EDGE_FLUSH_IBUF)
 		ibuf = 0;
 	/* Greedy-then-oldest issue: the youngest warp waits its turn. */
@@ -72,41 +76,57 @@ void edge_preempt_sample(struct edge_simt *s, const struct edge_tb *tb,
 	if (ibuf) {
 		u64 c = (u64)ibuf * issue_wait + ws->pipe_cycles;
 
-		if (c > v->cyc[EDGE_STALL_PIPELINE])
-			v->cyc[EDGE_STALL_PIPELINE] = c;
+		if (c > pipe)
+			pipe = c;
 	}
 
 	/* Loads in flight hold scoreboard entries until they return. */
-	if (edge_rng_permille(&s->rng, ws->p_load)) {
-		v->load = scaled_uniform(s, ws->load_cycles);
-		if (flush & EDGE_FLUSH_LOADS) {
+	if (edge_rng_permille(r, ws->p_load)) {
+		load = edge_rng_uniform_mean(r, ws->load_cycles);
+		if (flush & EDGE_FLUSH_LOADS)
 			/* dropped now, replayed by the victim later */
-			v->replay = ws->load_cycles;
-		} else {
-			v->cyc[EDGE_STALL_LOAD] = v->load;
-			v->cyc[EDGE_STALL_SCOREBOARD] = v->load;
-		}
+			replay = ws->load_cycles;
+		else
+			held = load;
 	}
 
 	/* CTA barriers sit early (after staging data into shared memory). */
-	if (edge_rng_permille(&s->rng, early ? ws->p_barrier :
-			      ws->p_barrier / 8)) {
-		u64 b = scaled_uniform(s, ws->barrier_cycles);
+	if (edge_rng_permille(r, early ? ws->p_barrier : ws->p_barrier / 8)) {
+		u64 b = edge_rng_uniform_mean(r, ws->barrier_cycles);
 
 		if (!(flush & EDGE_FLUSH_BARRIER))
-			v->cyc[EDGE_STALL_BARRIER] = b;
+			barrier = b;
 	}
-	if (edge_rng_permille(&s->rng, ws->p_membar))
-		v->cyc[EDGE_STALL_MEMBAR] = scaled_uniform(s, ws->membar_cycles);
+	if (edge_rng_permille(r, ws->p_membar))
+		membar = edge_rng_uniform_mean(r, ws->membar_cycles);
 	/* A young TB's code is not in the i-cache yet. */
-	if (edge_rng_permille(&s->rng, early ? ws->p_icache :
-			      ws->p_icache / 8))
-		v->cyc[EDGE_STALL_ICACHE] = scaled_uniform(s, ws->icache_cycles);
+	if (edge_rng_permille(r, early ? ws->p_icache : ws->p_icache / 8))
+		icache = edge_rng_uniform_mean(r, ws->icache_cycles);
 
+	v->cyc[EDGE_STALL_PIPELINE] = pipe;
+	v->cyc[EDGE_STALL_SCOREBOARD] = held;
+	v->cyc[EDGE_STALL_LOAD] = held;
+	v->cyc[EDGE_STALL_ICACHE] = icache;
+	v->cyc[EDGE_STALL_BARRIER] = barrier;
+	v->cyc[EDGE_STALL_MEMBAR] = membar;
+	v->load = load;
+	v->replay = replay;
+	s->rng = rng;
 	/* The causes overlap in time: the flush ends with the last of them. */
-	for (i = 0; i < EDGE_STALL_NR; i++)
-		if (v->cyc[i] > v->flush)
-			v->flush = v->cyc[i];
+	last = pipe > held ? pipe : held;
+	if (icache > last)
+		last = icache;
+	if (barrier > last)
+		last = barrier;
+	if (membar > last)
+		last = membar;
+	v->flush = last;
+}
+
+void edge_preempt_sample(struct edge_simt *s, const struct edge_tb *tb,
+			 u32 rank_permille, struct edge_vstate *v)
+{
+	sample(s, tb, rank_permille, v);
 }
 
 /* Per mille of @total warps that @older is: 0 oldest, 1000 youngest. */
@@ -161,7 +181,7 @@ static struct edge_tb *select_best(struct edge_simt *s, struct edge_core *c,
 	struct edge_tb *best = NULL, *next;
 	struct edge_vstate cand;
 	bool first = true;
-	u64 after = 0, exiting = exit_limit(s);
+	u64 after = 0, exiting = exit_limit(s), best_load = 0;
 	u32 i;
 
 	for (;;) {
@@ -186,8 +206,9 @@ static struct edge_tb *select_best(struct edge_simt *s, struct edge_core *c,
 			*v = cand;
 			return next;
 		}
-		if (!best || cand.load < v->load) {
+		if (!best || cand.load < best_load) {
 			best = next;
+			best_load = cand.load;
 			*v = cand;
 		}
 	}
@@ -202,10 +223,10 @@ static struct edge_tb *select_victim(struct edge_simt *s, struct edge_core *c,
 				     const struct edge_kinst *ki,
 				     struct edge_vstate *v)
 {
-	struct edge_tb *pick = NULL;
-	bool oldest = s->cfg.victim == EDGE_VICTIM_OLDEST;
+	struct edge_tb *pick = NULL, **tbs = c->tb;
+	bool oldest = s->cfg.victim == EDGE_VICTIM_OLDEST, is_first;
 	u64 exiting, first = ~0ULL;
-	u32 i, total = 0;
+	u32 i, total = 0, n = c->nr_tbs;
 
 	if (s->cfg.victim == EDGE_VICTIM_BEST)
 		return select_best(s, c, ki, v);
@@ -215,38 +236,58 @@ static struct edge_tb *select_victim(struct edge_simt *s, struct edge_core *c,
 	/*
 	 * The age compare first: a TB that would not replace the pick is
 	 * not tested at all (launch orders are unique, and the test has no
-	 * side effects, so the pick is the same).  The core's warps and its
-	 * oldest TB on the way: a pick that is the oldest has no warp older
-	 * than its own, and needs no second walk for its age rank.
+	 * side effects, so the pick is the same).  The core's warps on the
+	 * way, and whether the pick is its oldest TB: then it has no warp
+	 * older than its own, and needs no second walk for its age rank.
 	 */
-	for (i = 0; oldest && i < c->nr_tbs; i++) {
-		struct edge_tb *tb = c->tb[i];
-		u64 lo = tb->launch_order;
+	if (oldest) {
+		/* No TB's launch order is ~0: the first that qualifies wins. */
+		u64 pick_lo = ~0ULL;
 
-		total += tb->warps;
-		if (lo < first)
-			first = lo;
-		if ((!pick || lo < pick->launch_order) &&
-		    victim_ok(tb, ki, exiting))
-			pick = tb;
-	}
-	for (i = 0; !oldest && i < c->nr_tbs; i++) {
-		struct edge_tb *tb = c->tb[i];
-		u64 lo = tb->launch_order;
+		/*
+		 * Every TB older than the final pick was tested (the pick
+		 * only gets older) and failed: the pick is the oldest when
+		 * no TB that failed is older.
+		 */
+		for (i = 0; i < n; i++) {
+			struct edge_tb *tb = tbs[i];
+			u64 lo = tb->launch_order;
 
-		total += tb->warps;
-		if (lo < first)
-			first = lo;
-		if ((!pick || lo > pick->launch_order) &&
-		    victim_ok(tb, ki, exiting))
-			pick = tb;
+			total += tb->warps;
+			if (lo >= pick_lo)
+				continue;
+			if (victim_ok(tb, ki, exiting)) {
+				pick = tb;
+				pick_lo = lo;
+			} else if (lo < first) {
+				first = lo;	/* of those that failed */
+			}
+		}
+		is_first = first > pick_lo;
+	} else {
+		u64 pick_lo = 0;
+
+		for (i = 0; i < n; i++) {
+			struct edge_tb *tb = tbs[i];
+			u64 lo = tb->launch_order;
+
+			total += tb->warps;
+			if (lo < first)
+				first = lo;
+			if ((!pick || lo > pick_lo) &&
+			    victim_ok(tb, ki, exiting)) {
+				pick = tb;
+				pick_lo = lo;
+			}
+		}
+		is_first = pick && pick_lo == first;
 	}
 	if (pick) {
 		u32 w = oldest ? pick->preempted : pick->warps - 1;
 
-		edge_preempt_sample(s, pick, pick->launch_order == first ?
-					     rank_permille(w, total) :
-					     age_rank(c, pick, w), v);
+		/* Inline: the sample of every preempting event warp. */
+		sample(s, pick, is_first ? rank_permille(w, total) :
+			  age_rank(c, pick, w), v);
 	}
 	return pick;
 }
@@ -276,17 +317,21 @@ static __always_inline bool ew_enter(struct edge_simt *s,
 	ew->gen++;
 	if (!ns && last && edge_engine_fold(s->eng))
 		return true;
-	ret = edge_engine_push(s->eng, s->eng->now + ns, EDGE_EV_EWARP, obj,
-			       state, ew->gen);
+	if (ns)
+		ret = edge_engine_push_later(s->eng, s->eng->now + ns,
+					     EDGE_EV_EWARP, obj, state, ew->gen);
+	else
+		ret = edge_engine_push(s->eng, s->eng->now, EDGE_EV_EWARP, obj,
+				       state, ew->gen);
 	EDGE_ASSERT(!ret);
 	return false;
 }
 
 /* The slot is free again: give back what it held, then reschedule. */
-static void ew_release(struct edge_simt *s, u32 obj)
+static __always_inline void ew_release(struct edge_simt *s,
+				       struct edge_ewarp *ew, u32 obj)
 {
 	struct edge_core *c = &s->cores[obj / EDGE_EWARP_PER_CORE];
-	struct edge_ewarp *ew = slot_of(s, obj);
 	struct edge_tb *tb = ew->victim;
 
 	if (ew->orphan) {
@@ -325,39 +370,64 @@ static void ew_release(struct edge_simt *s, u32 obj)
 static __always_inline bool ew_step(struct edge_simt *s, struct edge_ewarp *ew,
 				    u32 obj)
 {
-	struct edge_kinst *ki = ew->ki;
+	struct edge_kinst *ki;
 
+	/*
+	 * A zero-length step run in place goes on to the next state's
+	 * case (the label after it) instead of back through the dispatch.
+	 */
 	switch (ew->state) {
 	case EDGE_PS_SELECT_WARP:
-		return ew_enter(s, ew, obj, EDGE_PS_FLUSH_PIPELINE,
-				ew->flush_cycles, true);
+		if (!ew_enter(s, ew, obj, EDGE_PS_FLUSH_PIPELINE,
+			      ew->flush_cycles, true))
+			return false;
+		goto flush;
 	case EDGE_PS_FLUSH_PIPELINE:
-		return ew_enter(s, ew, obj, EDGE_PS_SAVE_HW_CTX,
-				ew->saved ? ew->ctx_cycles : 0, true);
+flush:
+		if (!ew_enter(s, ew, obj, EDGE_PS_SAVE_HW_CTX,
+			      ew->saved ? ew->ctx_cycles : 0, true))
+			return false;
+		goto save;
 	case EDGE_PS_SAVE_HW_CTX:
-		return ew_enter(s, ew, obj, EDGE_PS_LAUNCH_IWARP, 0, true);
+save:
+		if (!ew_enter(s, ew, obj, EDGE_PS_LAUNCH_IWARP, 0, true))
+			return false;
+		goto launch;
 	case EDGE_PS_LAUNCH_IWARP: {
-		u64 lat = edge_simt_ns2cyc(s, s->eng->now - ki->arrival);
-
+		u64 lat;
+launch:
+		ki = ew->ki;
+		lat = edge_simt_ns2cyc(s, s->eng->now - ki->arrival);
 		ki->first_start = s->eng->now;
 		ki->started = true;
 		edge_lat_add(&s->st.sched, lat);
-		return ew_enter(s, ew, obj, EDGE_PS_IWARP_RUNNING, ew->run_cycles,
-				true);
+		if (!ew_enter(s, ew, obj, EDGE_PS_IWARP_RUNNING, ew->run_cycles,
+			      true))
+			return false;
+		goto running;
 	}
 	case EDGE_PS_IWARP_RUNNING:
-		return ew_enter(s, ew, obj, EDGE_PS_IWARP_COMPLETING, 0, true);
+running:
+		if (!ew_enter(s, ew, obj, EDGE_PS_IWARP_COMPLETING, 0, true))
+			return false;
+		goto completing;
 	case EDGE_PS_IWARP_COMPLETING:
+completing:
+		ki = ew->ki;
 		ew->ki = NULL;
 		edge_simt_kernel_done(s, ki, EDGE_CQE_DONE);
-		if (ew->victim && !ew->orphan)
-			return ew_enter(s, ew, obj, EDGE_PS_RESTORE_HW_CTX,
-					ew->saved ? ew->ctx_cycles : 0, true);
-		ew_release(s, obj);
+		if (ew->victim && !ew->orphan) {
+			if (!ew_enter(s, ew, obj, EDGE_PS_RESTORE_HW_CTX,
+				      ew->saved ? ew->ctx_cycles : 0, true))
+				return false;
+			goto restore;
+		}
+		ew_release(s, ew, obj);
 		edge_simt_schedule_tail(s);
 		return false;
 	case EDGE_PS_RESTORE_HW_CTX:
-		ew_release(s, obj);
+restore:
+		ew_release(s, ew, obj);
 		edge_simt_schedule_tail(s);
 		return false;
 	default:
@@ -368,15 +438,65 @@ static __always_inline bool ew_step(struct edge_simt *s, struct edge_ewarp *ew,
 
 void edge_preempt_step(struct edge_simt *s, const struct edge_ev *ev)
 {
+	u32 obj = ev->obj;	/* not reloaded at every step run in place */
 	struct edge_ewarp *ew;
 
-	if (ev->obj >= s->p->num_cores * EDGE_EWARP_PER_CORE)
+	if (obj >= s->p->num_cores * EDGE_EWARP_PER_CORE)
 		return;
-	ew = slot_of(s, ev->obj);
+	ew = slot_of(s, obj);
 	if (ew->gen != ev->gen || ew->state != ev->aux)
 		return;
-	while (ew_step(s, ew, ev->obj))
+	while (ew_step(s, ew, obj))
 		;
+}
+
+/*
+ * Enter @state as ew_enter() would, but hold its event back until the
+ * end of the pass (edge_preempt_run_deferred()), with the queue order
+ * its push would take now.
+ */
+static void defer(struct edge_simt *s, struct edge_ewarp *ew, u32 obj,
+		  u32 state)
+{
+	ew->state = state;
+	ew->gen++;
+	s->deferred[s->nr_deferred] = obj;
+	s->deferred_order[s->nr_deferred++] = edge_engine_take_order(s->eng);
+}
+
+/*
+ * A preempting event warp's SELECT_WARP, held back by a tail pass that
+ * held nothing else: EDGE_SELECT_CYCLES from now, so not due by now, but
+ * the next event popped when it is earlier than every queued event
+ * (times alone: a tie is left to the queue) and the owner runs to it
+ * (@e->until) with budget to spare.  Then it runs here, as its pop
+ * would: the clock moves to its time, and it counts as an event.  Else
+ * it is queued with its order.  (Several held steps: each queued, or
+ * run as launches are.)
+ */
+static bool run_select(struct edge_simt *s, struct edge_ewarp *ew, u32 obj,
+		       u64 order, bool alone)
+{
+	struct edge_engine *e = s->eng;
+	u64 t = e->now + edge_simt_cyc2ns(s, EDGE_SELECT_CYCLES);
+	int ret;
+
+	if (alone && e->fold_left && t <= e->until &&
+	    (!e->first || t < e->first->time)) {
+		e->now = t;
+		e->fold_left--;
+		e->folded++;
+		/* ew_step()'s SELECT_WARP, without the dispatch. */
+		if (ew_enter(s, ew, obj, EDGE_PS_FLUSH_PIPELINE,
+			     ew->flush_cycles, true))
+			while (ew_step(s, ew, obj))
+				;
+		return true;
+	}
+	ret = edge_engine_push_ordered(e, t, order, EDGE_EV_EWARP, obj,
+				       EDGE_PS_SELECT_WARP, ew->gen);
+	EDGE_ASSERT(!ret);
+	return false;
 }
 
 /*
@@ -390,13 +510,15 @@ void edge_preempt_step(struct edge_simt *s, const struct edge_ev *ev)
  * steps, times, draws and statistics, without a push, a pop and a
  * dispatch.  While more wait, a launch's own next step may not run in
  * place (those would pop first); what cannot run is queued with its
- * order, which keeps every tie as it was.
+ * order, which keeps every tie as it was.  A preempting event warp's
+ * SELECT_WARP is held too, and may run the same way (run_select()).
  */
 void edge_preempt_run_deferred(struct edge_simt *s)
 {
 	struct edge_engine *e = s->eng;
 	u32 n = s->nr_deferred, i, left;
-	bool now = edge_engine_none_due(e);
+	/* Whether nothing is due by now: looked at the first launch. */
+	int now = -1;
 	int ret;
 
 	s->nr_deferred = 0;
@@ -405,8 +527,14 @@ void edge_preempt_run_deferred(struct edge_simt *s)
 		u32 obj = s->deferred[i];
 		struct edge_ewarp *ew = slot_of(s, obj);
 
+		if (ew->state == EDGE_PS_SELECT_WARP) {
+			run_select(s, ew, obj, s->deferred_order[i], n == 1);
+			continue;
+		}
+		if (now < 0)
+			now = edge_engine_none_due(e);
 		if (!now || !e->fold_left) {
-			now = false;
+			now = 0;
 			ret = edge_engine_push_ordered(e, e->now,
 						       s->deferred_order[i],
 						       EDGE_EV_EWARP, obj,
@@ -446,15 +574,20 @@ static u32 running_ewarps(const struct edge_core *c)
  * top issue priority (EDGE Section IV-D), by every other event warp that
  * competes for the same issue slots.
  */
-static u64 ew_run_cycles(struct edge_simt *s, const struct edge_core *c,
-			 const struct edge_kinst *ki, u64 *iso)
+static __always_inline u64 ew_run_cycles(struct edge_simt *s,
+					 const struct edge_core *c,
+					 const struct edge_kinst *ki, u64 *iso)
 {
 	u64 run;
 
 	*iso = edge_rng_spread(&s->rng, ki->k.warp_cycles, ki->k.ws.rsd_pct);
 	if (s->cfg.skip_event_exec)
 		return 0;
-	run = edge_simt_corun(&ki->k, *iso, edge_simt_occupancy(s, c));
+	/* Without a stretch, no occupancy and no count: they would add 0. */
+	run = !ki->k.ws.corun_pct ? *iso :
+	      edge_simt_corun(&ki->k, *iso, edge_simt_occupancy(s, c));
+	if (!ki->k.ws.ewarp_corun_pct)
+		return run;
 	return run + edge_div64(run * ki->k.ws.ewarp_corun_pct *
 				running_ewarps(c), 100);
 }
@@ -530,11 +663,7 @@ static bool place_free(struct edge_simt *s, struct edge_kinst *ki)
 		obj = core * EDGE_EWARP_PER_CORE + (u32)slot;
 		if (s->defer_launch && s->nr_deferred < EDGE_DEFERRED) {
 			/* Queued in all but the engine: see run_deferred. */
-			ew->state = EDGE_PS_LAUNCH_IWARP;
-			ew->gen++;
-			s->deferred[s->nr_deferred] = obj;
-			s->deferred_order[s->nr_deferred++] =
-				edge_engine_take_order(s->eng);
+			defer(s, ew, obj, EDGE_PS_LAUNCH_IWARP);
 		} else {
 			ew_enter(s, ew, obj, EDGE_PS_LAUNCH_IWARP, 0, false);
 		}
@@ -543,9 +672,18 @@ static bool place_free(struct edge_simt *s, struct edge_kinst *ki)
 	return false;
 }
 
+/* A stall cause of a victim, in the statistics when it held. */
+static __always_inline void stall_add(struct edge_simt *s, u32 k, u64 cyc)
+{
+	if (!cyc)
+		return;
+	s->st.stall_cycles[k] += cyc;
+	s->st.stall_count[k]++;
+}
+
 static bool place_preempt(struct edge_simt *s, struct edge_kinst *ki)
 {
-	u32 n = s->p->num_cores, i, k;
+	u32 n = s->p->num_cores, i, obj;
 
 	for (i = 0; i < n; i++) {
 		u32 core = (s->rr_ew + i) % n;
@@ -598,16 +736,23 @@ static bool place_preempt(struct edge_simt *s, struct edge_kinst *ki)
 			   v.flush);
 		edge_lat_add(&s->st.preempt, EDGE_SELECT_CYCLES + v.flush +
 			     ew->ctx_cycles);
-		for (k = 0; k < EDGE_STALL_NR; k++) {
-			if (!v.cyc[k])
-				continue;
-			s->st.stall_cycles[k] += v.cyc[k];
-			s->st.stall_count[k]++;
-		}
+		/* Unrolled: most causes do not hold, a test each. */
+		stall_add(s, EDGE_STALL_PIPELINE, v.cyc[EDGE_STALL_PIPELINE]);
+		stall_add(s, EDGE_STALL_SCOREBOARD,
+			  v.cyc[EDGE_STALL_SCOREBOARD]);
+		stall_add(s, EDGE_STALL_LOAD, v.cyc[EDGE_STALL_LOAD]);
+		stall_add(s, EDGE_STALL_ICACHE, v.cyc[EDGE_STALL_ICACHE]);
+		stall_add(s, EDGE_STALL_BARRIER, v.cyc[EDGE_STALL_BARRIER]);
+		stall_add(s, EDGE_STALL_MEMBAR, v.cyc[EDGE_STALL_MEMBAR]);
 		ew_claim(s, ki, ew, iso);
 		s->rr_ew = (core + 1) % n;
-		ew_enter(s, ew, core * EDGE_EWARP_PER_CORE + (u32)slot,
-			 EDGE_PS_SELECT_WARP, EDGE_SELECT_CYCLES, false);
+		obj = core * EDGE_EWARP_PER_CORE + (u32)slot;
+		if (s->defer_launch && s->nr_deferred < EDGE_DEFERRED)
+			/* It may run in place too: see run_deferred. */
+			defer(s, ew, obj, EDGE_PS_SELECT_WARP);
+		else
+			ew_enter(s, ew, obj, EDGE_PS_SELECT_WARP,
+				 EDGE_SELECT_CYCLES, false);
 		return true;
 	}
 	return false;
@@ -671,7 +816,7 @@ void edge_preempt_drop(struct edge_simt *s, struct edge_kinst *ki)
 
 		if (ew->state != EDGE_PS_IDLE && ew->ki == ki) {
 			edge_engine_remove_obj(s->eng, EDGE_EV_EWARP, obj);
-			ew_release(s, obj);
+			ew_release(s, ew, obj);
 		}
 	}
 }

@@ -179,6 +179,88 @@ TEST(engine_pop_due_until_moves_clock)
 	EXPECT_NO_LEAKS();
 }
 
+/*
+ * The kept earliest event (edge_engine_first()) through the corners of
+ * the inline take and of the FIFO: a near heap of two with the far
+ * root between them, the last event of the near heap taken while the
+ * FIFO holds the next, and the FIFO moved down to the start of its array.
+ */
+TEST(engine_first_kept)
+{
+	struct edge_engine e;
+	struct edge_ev ev;
+	u32 i, head = 8, aux = 8;
+
+	edge_engine_init(&e);
+	ASSERT_EQ(0, edge_engine_reserve(&e, 32));
+	/* Two in the near heap, the far heap's root between them. */
+	ASSERT_EQ(0, edge_engine_push_later(&e, 10, EDGE_EV_EWARP, 0, 1, 0));
+	ASSERT_EQ(0, edge_engine_push_later(&e, 30, EDGE_EV_EWARP, 0, 4, 0));
+	ASSERT_EQ(0, edge_engine_push(&e, 20, EDGE_EV_TB_DONE, 0, 2, 0));
+	ASSERT_TRUE(edge_engine_pop_due(&e, 30, &ev));
+	ASSERT_EQ(1U, ev.aux);
+	/* A tie with the earliest goes after it. */
+	ASSERT_EQ(0, edge_engine_push_later(&e, 20, EDGE_EV_EWARP, 0, 3, 0));
+	for (i = 2; i <= 4; i++) {
+		EXPECT_EQ(i, edge_engine_first(&e)->aux);
+		ASSERT_TRUE(edge_engine_pop_due(&e, 30, &ev));
+		ASSERT_EQ(i, ev.aux);
+	}
+	EXPECT_EQ(30ULL, e.now);
+	ASSERT_NULL(edge_engine_first(&e));
+	edge_engine_fini(&e);
+
+	edge_engine_init(&e);
+	ASSERT_EQ(0, edge_engine_reserve(&e, 32));
+	/* Eight of now fill the near heap; the next of now go to the FIFO. */
+	for (i = 0; i < 8; i++)
+		ASSERT_EQ(0, edge_engine_push(&e, 0, EDGE_EV_READY, 0, i, 0));
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, edge_engine_push(&e, 0, EDGE_EV_READY, 0, 8 + i,
+					      0));
+	for (i = 0; i < 8; i++) {
+		ASSERT_TRUE(edge_engine_pop_due(&e, 0, &ev));
+		ASSERT_EQ(i, ev.aux);
+	}
+	/* The near heap is empty: the FIFO's head is the earliest. */
+	ASSERT_NE(NULL, edge_engine_first(&e));
+	EXPECT_EQ(8U, edge_engine_first(&e)->aux);
+	EXPECT_FALSE(edge_engine_none_due(&e));
+	while (edge_engine_pop_due(&e, 0, &ev))
+		;
+
+	/* Eight later events keep the FIFO in use; ten of now cycle in it. */
+	for (i = 0; i < 8; i++)
+		ASSERT_EQ(0, edge_engine_push(&e, 100, EDGE_EV_READY, 0,
+					      1000 + i, 0));
+	for (i = 0; i < 10; i++)
+		ASSERT_EQ(0, edge_engine_push(&e, 0, EDGE_EV_READY, 0, aux++,
+					      0));
+	/* Up to the end of the array, then it moves down with the next push. */
+	while (e.q_tail < e.cap) {
+		ASSERT_TRUE(edge_engine_pop_due(&e, 0, &ev));
+		ASSERT_EQ(head++, ev.aux);
+		ASSERT_EQ(0, edge_engine_push(&e, 0, EDGE_EV_READY, 0, aux++,
+					      0));
+	}
+	ASSERT_TRUE(edge_engine_pop_due(&e, 0, &ev));
+	ASSERT_EQ(head++, ev.aux);
+	/* Fill the array again, over where the FIFO's head was. */
+	while (e.len < e.cap)
+		ASSERT_EQ(0, edge_engine_push(&e, 0, EDGE_EV_READY, 0, aux++,
+					      0));
+	EXPECT_EQ(0U, e.q_head);
+	EXPECT_EQ(head, edge_engine_first(&e)->aux);
+	while (head < aux) {
+		ASSERT_TRUE(edge_engine_pop_due(&e, 0, &ev));
+		ASSERT_EQ(head++, ev.aux);
+	}
+	EXPECT_EQ(100ULL, edge_engine_next_time(&e));
+	EXPECT_TRUE(edge_engine_none_due(&e));
+	edge_engine_fini(&e);
+	EXPECT_NO_LEAKS();
+}
+
 TEST(engine_push_in_past_is_clamped)
 {
 	struct edge_engine e;
@@ -399,12 +481,14 @@ static u32 ref_min(const struct ref_ev *q, u32 n)
 
 #define RAND_CAP	256
 #define RAND_OPS	10000
+#define HELD_MAX	4
 
 TEST(engine_random_against_reference)
 {
 	static struct ref_ev ref[RAND_CAP];
 	u32 nref = 0, aux = 0, i, pushes = 0, pops = 0, removes = 0;
-	u64 ref_now = 0, order = 0;
+	u32 nheld = 0, ordered = 0, later = 0;
+	u64 ref_now = 0, order = 0, held[HELD_MAX];
 	struct edge_engine e;
 	struct emul_rng rng;
 	struct edge_ev ev;
@@ -420,7 +504,55 @@ TEST(engine_random_against_reference)
 			/* Grow in the middle of the run, contents kept. */
 			ASSERT_EQ(0, edge_engine_reserve(&e, RAND_CAP));
 		}
-		if (op < 50) {
+		if (op >= 95 && nheld < HELD_MAX &&
+		    emul_rand_below(&rng, 2)) {
+			/* An order number taken now, its push later. */
+			held[nheld++] = edge_engine_take_order(&e);
+			ASSERT_EQ(order, held[nheld - 1]);
+			order++;
+		} else if (op >= 95 && nheld) {
+			/* A held push, for now (gpu/preempt.c's launches). */
+			u32 j = emul_rand_below(&rng, nheld);
+			u64 o = held[j];
+			int ret;
+
+			held[j] = held[--nheld];
+			ret = edge_engine_push_ordered(&e, ref_now, o,
+						       EDGE_EV_EWARP, 5,
+						       aux, 0);
+			if (nref == e.cap) {
+				ASSERT_EQ(-ENOSPC, ret);
+				continue;
+			}
+			ASSERT_EQ(0, ret);
+			ref[nref].time = ref_now;
+			ref[nref].order = o;
+			ref[nref].kind = EDGE_EV_EWARP;
+			ref[nref].obj = 5;
+			ref[nref].aux = aux++;
+			ref[nref].gen = 0;
+			nref++;
+			ordered++;
+		} else if (op < 10) {
+			/* An event warp's timed step: later than now. */
+			u64 t = ref_now + 1 + emul_rand_below(&rng, 64);
+			int ret = edge_engine_push_later(&e, t, EDGE_EV_EWARP,
+							 3, aux, 7);
+
+			if (nref == e.cap) {
+				ASSERT_EQ(-ENOSPC, ret);
+				continue;
+			}
+			ASSERT_EQ(0, ret);
+			ref[nref].time = t;
+			ref[nref].order = order++;
+			ref[nref].kind = EDGE_EV_EWARP;
+			ref[nref].obj = 3;
+			ref[nref].aux = aux++;
+			ref[nref].gen = 7;
+			nref++;
+			later++;
+		} else if (op < 50) {
 			/* Push, sometimes in the past, often on a tie. */
 			u64 t = ref_now + emul_rand_below(&rng, 64);
 			u32 kind = EDGE_EV_READY + emul_rand_below(&rng, 3);
@@ -489,6 +621,15 @@ TEST(engine_random_against_reference)
 		ASSERT_EQ(ref_now, e.now) TH_LOG("op %u", i);
 		ASSERT_EQ(nref ? ref[ref_min(ref, nref)].time : EDGE_TIME_NEVER,
 			  edge_engine_next_time(&e)) TH_LOG("op %u", i);
+		/* The earliest event is kept, not searched: the same one. */
+		if (nref) {
+			ASSERT_EQ(ref[ref_min(ref, nref)].aux,
+				  edge_engine_first(&e)->aux) TH_LOG("op %u", i);
+		} else {
+			ASSERT_NULL(edge_engine_first(&e));
+		}
+		ASSERT_EQ(!nref || ref[ref_min(ref, nref)].time > ref_now,
+			  edge_engine_none_due(&e)) TH_LOG("op %u", i);
 	}
 	/* Drain in reference order. */
 	while (nref) {
@@ -504,6 +645,8 @@ TEST(engine_random_against_reference)
 	EXPECT_GT(pushes, 3000U);
 	EXPECT_GT(pops, 2000U);
 	EXPECT_GT(removes, 200U);
+	EXPECT_GT(ordered, 100U);
+	EXPECT_GT(later, 500U);
 	edge_engine_fini(&e);
 	EXPECT_NO_LEAKS();
 }

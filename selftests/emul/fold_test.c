@@ -11,11 +11,22 @@
  * draining instead of preempting, the event warps run on free resources,
  * and the launches of those that waited run in place at the end of the
  * tail pass that placed them (edge_preempt_run_deferred()): several at
- * once when a background TB's end makes room for them.
+ * once when a background TB's end makes room for them.  So does the
+ * first step of a preempting event warp, which moves the clock, when a
+ * pass holds nothing else.
  */
 #include "simt_rig.h"
 
 #define EVENTS	400U
+
+/* Events that end once scheduled (Fig. 12): every step of theirs folds. */
+static bool skip_exec;
+/*
+ * The background's registers a thread: at 32 they fill the cores, and a
+ * preempting event warp saves its victim's; at 16 it need not, and its
+ * restore takes no time.
+ */
+static u32 bg_regs = 32;
 
 struct fingerprint {
 	u32 ndone;
@@ -34,8 +45,13 @@ static u64 run(struct __test_metadata *_metadata, u64 until, bool fold)
 	struct edge_ev ev;
 	u64 n = 0;
 
-	/* This loop pops the next event as soon as a handler returns. */
+	/*
+	 * This loop pops the next event as soon as a handler returns, and
+	 * every event due by @until: a preempting event warp's first step
+	 * may run in place too (edge_preempt_run_deferred()).
+	 */
 	R.eng.pops_next = true;
+	R.eng.until = until;
 	for (;;) {
 		R.eng.fold_left = fold ? ~0U : 0;
 		if (!edge_engine_pop_due(&R.eng, until, &ev))
@@ -46,6 +62,7 @@ static u64 run(struct __test_metadata *_metadata, u64 until, bool fold)
 		R.steps += R.eng.folded;
 	}
 	R.eng.pops_next = false;
+	R.eng.until = 0;
 	edge_engine_advance(&R.eng, until);
 	return n;
 }
@@ -62,6 +79,7 @@ static void scenario(struct __test_metadata *_metadata, u64 seed, bool fold,
 		     bool busy, u32 sched, struct fingerprint *f)
 {
 	struct edge_preset p = rig_preset_edge();
+	struct edge_simt_cfg cfg;
 	struct emul_rng r;
 	struct edge_kdesc k;
 	u64 pops = 0;
@@ -69,15 +87,18 @@ static void scenario(struct __test_metadata *_metadata, u64 seed, bool fold,
 
 	p.num_cores = 2;
 	emul_rng_seed(&r, seed);
-	rig_init(_metadata, &p, sched);
+	edge_simt_default_cfg(&cfg);
+	cfg.sched = sched;
+	cfg.skip_event_exec = skip_exec;
+	rig_init_cfg(_metadata, &p, &cfg);
 	/*
 	 * Background that fills both cores, with warps worth flushing; on
 	 * a grid of 1000 ns (700 cycles), as the events, so that their
 	 * steps and the TBs' ends meet at the same instants.
 	 */
 	for (i = 0; busy && i < 4; i++) {
-		k = rig_kdesc(256, 64, 32, 0, 700 * (2 + emul_rand_below(&r, 4)),
-			      0);
+		k = rig_kdesc(256, 64, bg_regs, 0,
+			      700 * (2 + emul_rand_below(&r, 4)), 0);
 		k.ws.p_pipe = 300;
 		k.ws.pipe_cycles = 20;
 		k.ws.ibuf_insts = 4;
@@ -160,6 +181,21 @@ TEST(fold_free_resources_changes_nothing_but_events)
 TEST(fold_drain_changes_nothing_but_events)
 {
 	compare(_metadata, true, EDGE_SCHED_DRAIN);
+}
+
+TEST(fold_skip_event_exec_changes_nothing_but_events)
+{
+	skip_exec = true;
+	compare(_metadata, true, EDGE_SCHED_PREEMPT);
+	compare(_metadata, false, EDGE_SCHED_PREEMPT);
+	skip_exec = false;
+}
+
+TEST(fold_unsaved_restore_changes_nothing_but_events)
+{
+	bg_regs = 16;
+	compare(_metadata, true, EDGE_SCHED_PREEMPT);
+	bg_regs = 32;
 }
 
 TEST_HARNESS_MAIN

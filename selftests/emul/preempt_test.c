@@ -86,6 +86,83 @@ TEST(preempt_victim_oldest_newest_best)
 }
 
 /*
+ * A preempting event warp runs beside the TBs that fill its core: its
+ * co-run stretch (corun_pct at the core's occupancy, here full) applies,
+ * and without one its time is its own.
+ */
+TEST(preempt_ewarp_corun_stretch)
+{
+	static const u32 pct[] = { 0, 100, 30 };
+	struct edge_preset p = one_core();
+	const struct rig_tr *t;
+	struct edge_kdesc e;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(pct); i++) {
+		init_victim(_metadata, &p, EDGE_VICTIM_OLDEST, EDGE_FLUSH_ALL);
+		two_tbs(_metadata, 32, LONG, NULL, NULL, 100);
+		e = rig_ewarp(32, 700, 1);
+		e.ws.corun_pct = pct[i];
+		rig_launch(&e, 3);
+		rig_run_until_done(_metadata, 3);
+		t = rig_placement(3);
+		ASSERT_NE(NULL, t);
+		ASSERT_TRUE(t->victim);
+		/* 64 of 64 warps: 1000 per mille, 700 * pct % more. */
+		EXPECT_EQ(700ULL + 7 * pct[i], t->run) TH_LOG("corun %u %%",
+							      pct[i]);
+		rig_fini();
+	}
+	EXPECT_NO_LEAKS();
+}
+
+/*
+ * Oldest passes over an older TB the register rule refuses: the pick's
+ * warps then have older ones before them, and its age rank, which sets
+ * how long its i-buffer takes to drain under greedy-then-oldest issue,
+ * counts them (a rank of the core's oldest would be 0).
+ */
+TEST(preempt_victim_rank_behind_a_refused_older_tb)
+{
+	struct edge_preset p = one_core();
+	struct edge_simt_cfg cfg;
+	struct edge_kdesc a, e;
+	u64 most = 0;
+	u32 i;
+
+	edge_simt_default_cfg(&cfg);
+	cfg.victim = EDGE_VICTIM_OLDEST;
+	cfg.flush = 0;
+	cfg.sched_wait_cycles = 1000;
+	rig_init_cfg(_metadata, &p, &cfg);
+	a = rig_kdesc(1024, 1, 16, 0, LONG, 0);
+	memset(&a.ws, 0, sizeof(a.ws));
+	a.ws.ibuf_insts = 4;
+	rig_launch(&a, 1);
+	rig_run_to(_metadata, R.eng.now + rig_ns(100));
+	a.regs_per_thread = 32;
+	rig_launch(&a, 2);
+	ASSERT_EQ(R.p.threads_per_core, R.s.cores[0].threads);
+	e = rig_ewarp(32, 700, 1);
+	for (i = 0; i < 20; i++) {
+		const struct rig_tr *t;
+
+		rig_launch(&e, 10 + i);
+		rig_run_until_done(_metadata, 10 + i);
+		t = rig_placement(10 + i);
+		ASSERT_NE(NULL, t);
+		ASSERT_TRUE(t->victim);
+		ASSERT_EQ(2ULL, t->victim_cookie);
+		if (t->flush > most)
+			most = t->flush;
+	}
+	/* 32 of the core's 64 warps are older: rank 507, 508 cycles each. */
+	EXPECT_GE(most, 508ULL);
+	rig_fini();
+	EXPECT_NO_LEAKS();
+}
+
+/*
  * Best takes a victim needing no flush when there is one (here the
  * newer TB, whose warps never stall), else the one with the fewest
  * pending loads; Oldest takes the older TB whatever its state.
