@@ -22,7 +22,6 @@ struct edge_vstate {
 bool edge_preempt_place(struct edge_simt *s, struct edge_kinst *ki);
 void edge_preempt_waited(struct edge_simt *s, struct edge_kinst *ki);
 void edge_preempt_waited_all(struct edge_simt *s);
-void edge_preempt_step(struct edge_simt *s, const struct edge_ev *ev);
 void edge_preempt_run_deferred(struct edge_simt *s);
 void edge_preempt_drop(struct edge_simt *s, struct edge_kinst *ki);
 void edge_preempt_orphan_kernel(struct edge_simt *s,

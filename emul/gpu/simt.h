@@ -344,6 +344,7 @@ static inline u64 edge_simt_ns2cyc(const struct edge_simt *s, u64 ns)
 			  1000000);
 }
 
+/* gpu/preempt.c's, declared here for edge_simt_handle() below. */
 void edge_preempt_step(struct edge_simt *s, const struct edge_ev *ev);
 bool edge_simt_handle_other(struct edge_simt *s, const struct edge_ev *ev);
 
