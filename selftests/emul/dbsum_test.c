@@ -21,11 +21,34 @@ struct rig {
 	u32 tail[NQ];
 };
 
-static void rig_init(struct __test_metadata *_metadata, struct rig *r,
-		     bool with_summary)
+/*
+ * Register one entry of @entries events of @block_x threads a block,
+ * whose doorbell is on the page @db and its summary word @sum (NULL:
+ * none), its rings in fresh memory (@mem).
+ */
+static void add_entry(struct __test_metadata *_metadata, struct rig *r,
+		      u32 entries, u32 block_x, u32 *db, u64 *sum,
+		      struct edge_ring_mem *mem, u32 *id)
 {
 	struct edge_register reg = emul_reg_one_warp();
 	struct edge_kdesc k;
+
+	reg.ring_entries = entries;
+	reg.block_x = block_x;
+	ASSERT_EQ(0, edge_validate_register(edge_p(), &reg, &k));
+	edge_ring_layout(entries, 8, PAGE, &mem->layout);
+	mem->doorbells = db;
+	mem->summary = sum;
+	mem->sq = calloc(1, mem->layout.sq_size);
+	mem->cq = calloc(1, mem->layout.cq_size);
+	ASSERT_NE(NULL, mem->sq);
+	ASSERT_NE(NULL, mem->cq);
+	ASSERT_EQ(0, edge_model_register(&r->m, &k, mem, &r->m, id));
+}
+
+static void rig_init(struct __test_metadata *_metadata, struct rig *r,
+		     bool with_summary)
+{
 	u32 i;
 
 	memset(r, 0, sizeof(*r));
@@ -33,21 +56,9 @@ static void rig_init(struct __test_metadata *_metadata, struct rig *r,
 	ASSERT_NE(NULL, r->db);
 	r->sum = (u64 *)(r->db + EDGE_EKT_ENTRIES);
 	ASSERT_EQ(0, edge_model_init(&r->m, edge_p(), NULL));
-	reg.ring_entries = 8;
-	ASSERT_EQ(0, edge_validate_register(edge_p(), &reg, &k));
-	for (i = 0; i < NQ; i++) {
-		struct edge_ring_mem *mem = &r->mem[i];
-
-		edge_ring_layout(8, 8, PAGE, &mem->layout);
-		mem->doorbells = r->db;
-		mem->summary = with_summary ? r->sum : NULL;
-		mem->sq = calloc(1, mem->layout.sq_size);
-		mem->cq = calloc(1, mem->layout.cq_size);
-		ASSERT_NE(NULL, mem->sq);
-		ASSERT_NE(NULL, mem->cq);
-		ASSERT_EQ(0, edge_model_register(&r->m, &k, mem, &r->m,
-						 &r->id[i]));
-	}
+	for (i = 0; i < NQ; i++)
+		add_entry(_metadata, r, 8, 32, r->db,
+			  with_summary ? r->sum : NULL, &r->mem[i], &r->id[i]);
 }
 
 static void rig_fini(struct rig *r)
@@ -177,23 +188,12 @@ TEST(dbsum_only_rung_entries_polled)
  */
 TEST(dbsum_backpressure_polled_again)
 {
-	struct edge_register reg = emul_reg_one_warp();
 	struct edge_ring_mem mem;
-	struct edge_kdesc k;
 	struct rig r;
 	u32 id, first, i;
 
 	rig_init(_metadata, &r, true);
-	reg.ring_entries = 4096;
-	ASSERT_EQ(0, edge_validate_register(edge_p(), &reg, &k));
-	edge_ring_layout(4096, 8, PAGE, &mem.layout);
-	mem.doorbells = r.db;
-	mem.summary = r.sum;
-	mem.sq = calloc(1, mem.layout.sq_size);
-	mem.cq = calloc(1, mem.layout.cq_size);
-	ASSERT_NE(NULL, mem.sq);
-	ASSERT_NE(NULL, mem.cq);
-	ASSERT_EQ(0, edge_model_register(&r.m, &k, &mem, &r.m, &id));
+	add_entry(_metadata, &r, 4096, 32, r.db, r.sum, &mem, &id);
 	edge_model_rescan(&r.m);
 	edge_model_poll(&r.m);
 	__atomic_store_n(&r.db[id], 4096, __ATOMIC_RELEASE);
@@ -209,14 +209,9 @@ TEST(dbsum_backpressure_polled_again)
 		edge_model_poll(&r.m);
 	}
 	EXPECT_EQ(4096ULL, r.m.st.submitted);
-	edge_model_fini(&r.m);
+	rig_fini(&r);
 	free(mem.sq);
 	free(mem.cq);
-	for (i = 0; i < NQ; i++) {
-		free(r.mem[i].sq);
-		free(r.mem[i].cq);
-	}
-	free(r.db);
 	EXPECT_NO_LEAKS();
 }
 
@@ -229,35 +224,18 @@ TEST(dbsum_backpressure_polled_again)
  */
 static u32 consumed_at_once(struct __test_metadata *_metadata, u32 block_x)
 {
-	struct edge_register reg = emul_reg_one_warp();
 	struct edge_ring_mem mem;
-	struct edge_kdesc k;
 	struct rig r;
-	u32 id, n, i;
+	u32 id, n;
 
 	rig_init(_metadata, &r, true);
-	reg.ring_entries = 4096;
-	reg.block_x = block_x;
-	ASSERT_EQ(0, edge_validate_register(edge_p(), &reg, &k));
-	edge_ring_layout(4096, 8, PAGE, &mem.layout);
-	mem.doorbells = r.db;
-	mem.summary = r.sum;
-	mem.sq = calloc(1, mem.layout.sq_size);
-	mem.cq = calloc(1, mem.layout.cq_size);
-	ASSERT_NE(NULL, mem.sq);
-	ASSERT_NE(NULL, mem.cq);
-	ASSERT_EQ(0, edge_model_register(&r.m, &k, &mem, &r.m, &id));
+	add_entry(_metadata, &r, 4096, block_x, r.db, r.sum, &mem, &id);
 	__atomic_store_n(&r.db[id], 4096, __ATOMIC_RELEASE);
 	__atomic_fetch_or(r.sum, BIT_ULL(id), __ATOMIC_SEQ_CST);
 	n = edge_model_consume(&r.m);
-	edge_model_fini(&r.m);
+	rig_fini(&r);
 	free(mem.sq);
 	free(mem.cq);
-	for (i = 0; i < NQ; i++) {
-		free(r.mem[i].sq);
-		free(r.mem[i].cq);
-	}
-	free(r.db);
 	return n;
 }
 
@@ -300,14 +278,10 @@ TEST(dbsum_two_pages)
 
 	ASSERT_NE(NULL, db2);
 	rig_init(_metadata, &r, true);
+	add_entry(_metadata, &r, 8, 32, db2, sum2, &mem2, &id2);
+	/* rig_init()'s kernel, to register the first page's entry again. */
 	reg.ring_entries = 8;
 	ASSERT_EQ(0, edge_validate_register(edge_p(), &reg, &k));
-	edge_ring_layout(8, 8, PAGE, &mem2.layout);
-	mem2.doorbells = db2;
-	mem2.summary = sum2;
-	mem2.sq = calloc(1, mem2.layout.sq_size);
-	mem2.cq = calloc(1, mem2.layout.cq_size);
-	ASSERT_EQ(0, edge_model_register(&r.m, &k, &mem2, &r.m, &id2));
 	EXPECT_EQ(2U, r.m.nr_sum);
 	/* The first page's entries go: its word leaves, the second's moves. */
 	for (i = 0; i < NQ; i++)
@@ -330,12 +304,7 @@ TEST(dbsum_two_pages)
 	EXPECT_EQ(1U, r.m.nr_sum);
 	ring(&r, 0, true);
 	EXPECT_EQ(1U, edge_model_poll(&r.m));
-	edge_model_fini(&r.m);
-	for (i = 0; i < NQ; i++) {
-		free(r.mem[i].sq);
-		free(r.mem[i].cq);
-	}
-	free(r.db);
+	rig_fini(&r);
 	free(mem2.sq);
 	free(mem2.cq);
 	free(db2);
