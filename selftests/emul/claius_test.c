@@ -320,27 +320,41 @@ TEST(claius_two_services_keep_running_cores)
  * fit: it keeps 20 %.  Service 1 is priority 1 and gets Eq. 8's
  * increment: @pct.
  */
-static void two(struct __test_metadata *_metadata, const char *policy,
-		u64 end, u32 pct, u64 ns60)
+/*
+ * Both services' chains begun at 0 under @policy (service 1's budget
+ * 11 ms, service 2's 20.2 ms): service 2's first task @b1 launched and
+ * running, then service 1's first task @a1 launched at @a1_at with its
+ * q0, 40 %.  @ns60: service 1's tasks at 60 %, when not 10 ms / 6.
+ */
+static void two_begin(struct __test_metadata *_metadata, const char *policy,
+		      u64 ns60, u64 a1_at, struct edge_kinst *a1,
+		      struct edge_kinst *b1)
 {
-	struct edge_kinst a1, a2, b1;
 	u32 t;
 
 	gpu(_metadata, policy);
 	service(_metadata, 11000000);
-	/* @ns60: service 1's tasks at 60 %, when not 10 ms / 6 */
 	for (t = 0; ns60 && t < 4; t++)
 		R.s.apps[1].prof[t].ns[5] = ns60;
 	app_n(_metadata, 2, 20200000);
 	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 1, 11000000));
 	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 2, 20200000));
-	task_n(&b1, 2, 1);
-	R.s.tbp->kernel_launch(&R.s, &b1);
-	b1.tbs_dispatched = 1;
-	edge_engine_advance(&R.eng, 1000000);
-	task(&a1, 1);
-	R.s.tbp->kernel_launch(&R.s, &a1);
-	ASSERT_EQ(edge_quota_cores(&R.s, 40), a1.qlen);
+	task_n(b1, 2, 1);
+	R.s.tbp->kernel_launch(&R.s, b1);
+	b1->tbs_dispatched = 1;
+	if (a1_at)
+		edge_engine_advance(&R.eng, a1_at);
+	task(a1, 1);
+	R.s.tbp->kernel_launch(&R.s, a1);
+	ASSERT_EQ(edge_quota_cores(&R.s, 40), a1->qlen);
+}
+
+static void two(struct __test_metadata *_metadata, const char *policy,
+		u64 end, u32 pct, u64 ns60)
+{
+	struct edge_kinst a1, a2, b1;
+
+	two_begin(_metadata, policy, ns60, 1000000, &a1, &b1);
 	ASSERT_EQ(edge_quota_cores(&R.s, 20), b1.qlen);
 	edge_engine_advance(&R.eng, end);
 	R.s.tbp->kernel_end(&R.s, &a1);
@@ -400,17 +414,7 @@ TEST(claius_two_services_compensator)
 {
 	struct edge_kinst a1, a2, a3, b1;
 
-	gpu(_metadata, "claius");
-	service(_metadata, 11000000);
-	app_n(_metadata, 2, 20200000);
-	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 1, 11000000));
-	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 2, 20200000));
-	task_n(&b1, 2, 1);
-	R.s.tbp->kernel_launch(&R.s, &b1);
-	b1.tbs_dispatched = 1;
-	task(&a1, 1);
-	R.s.tbp->kernel_launch(&R.s, &a1);
-	ASSERT_EQ(edge_quota_cores(&R.s, 40), a1.qlen);
+	two_begin(_metadata, "claius", 0, 0, &a1, &b1);
 	edge_engine_advance(&R.eng, 5500000);
 	R.s.tbp->kernel_end(&R.s, &a1);
 	task(&a2, 2);
