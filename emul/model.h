@@ -154,9 +154,10 @@ u32 edge_model_consume_rung(struct edge_model *m);
  */
 static inline u32 edge_model_consume(struct edge_model *m)
 {
-	if (!(m->always | m->again) && m->nr_sum == 1 && !m->scan_all &&
-	    m->scan_steps + 1 < EDGE_DB_SCAN_STEPS &&
-	    !edge_read_once(*m->sum[0])) {
+	/* The summary first: when it is set, nothing else is looked at. */
+	if (m->nr_sum == 1 && !edge_read_once(*m->sum[0]) &&
+	    !(m->always | m->again) && !m->scan_all &&
+	    m->scan_steps + 1 < EDGE_DB_SCAN_STEPS) {
 		m->scan_steps++;
 		return 0;
 	}

@@ -397,7 +397,10 @@ save:
 		u64 lat;
 launch:
 		ki = ew->ki;
-		lat = edge_simt_ns2cyc(s, s->eng->now - ki->arrival);
+		/* Started at its arrival (an idle GPU's): no conversion. */
+		lat = s->eng->now - ki->arrival;
+		if (lat)
+			lat = edge_simt_ns2cyc(s, lat);
 		ki->first_start = s->eng->now;
 		ki->started = true;
 		edge_lat_add(&s->st.sched, lat);

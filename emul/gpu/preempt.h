@@ -63,7 +63,6 @@ void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb);
 void edge_simt_retime_cores(struct edge_simt *s);
 
 void edge_simt_enqueue(struct edge_simt *s, struct edge_kinst *ki);
-void edge_simt_queue_insert(struct edge_simt *s, struct edge_kinst *ki);
 void edge_simt_queue_remove(struct edge_simt *s, struct edge_kinst *ki);
 void edge_simt_kcount_add(struct edge_core *c, struct edge_kinst *ki);
 void edge_simt_kcount_sub(struct edge_core *c, struct edge_kinst *ki);

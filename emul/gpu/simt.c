@@ -180,22 +180,6 @@ bool edge_simt_idle(const struct edge_simt *s)
 	return s->nr_free_ki == s->nr_ki;
 }
 
-/*
- * Into the dispatcher's queue; into an empty one without a call (an
- * idle GPU's every event): what edge_simt_queue_insert() does then.
- */
-static inline void queue_in(struct edge_simt *s, struct edge_kinst *ki)
-{
-	ki->queued = true;
-	if (s->queue) {
-		edge_simt_queue_insert(s, ki);
-		return;
-	}
-	ki->next = NULL;
-	s->queue = ki;
-	s->queue_tail = ki;
-}
-
 /* Out of it; its head without a call, as edge_simt_queue_remove(). */
 static inline void queue_out(struct edge_simt *s, struct edge_kinst *ki)
 {
@@ -208,19 +192,6 @@ static inline void queue_out(struct edge_simt *s, struct edge_kinst *ki)
 	if (s->queue_tail == ki)
 		s->queue_tail = NULL;
 	ki->next = NULL;
-}
-
-/* An event warp entered the queue: not waited yet. */
-static void ew_queued(struct edge_simt *s, struct edge_kinst *ki)
-{
-	if (!ki->ewarp)
-		return;
-	ki->ew_epoch = s->ew_epoch;
-	s->ew_unwaited++;
-	if (ki->k.regs_per_thread < s->ew_min_regs)
-		s->ew_min_regs = ki->k.regs_per_thread;
-	if (ki->k.smem_per_block < s->ew_min_smem)
-		s->ew_min_smem = ki->k.smem_per_block;
 }
 
 /* An event warp left the queue (placed or cancelled). */
@@ -479,8 +450,20 @@ void edge_simt_kernel_done(struct edge_simt *s, struct edge_kinst *ki,
 	if (!ki->ewarp && s->tbp->kernel_end)
 		s->tbp->kernel_end(s, ki);
 	if (ki->iso_ns && run) {
-		t->slowdown_sum_milli += edge_simt_ratio_milli(run, ki->iso_ns);
-		t->progress_sum_milli += edge_simt_ratio_milli(ki->iso_ns, run);
+		u64 iso = ki->iso_ns;
+
+		/*
+		 * Both below 2^32 ns (4.3 s), as nearly every kernel: the
+		 * ratios need no scaling, so one test stands for the two
+		 * that edge_simt_ratio_milli() makes in each call.
+		 */
+		if (!((run | iso) >> 32)) {
+			t->slowdown_sum_milli += edge_div64(run * 1000, (u32)iso);
+			t->progress_sum_milli += edge_div64(iso * 1000, (u32)run);
+		} else {
+			t->slowdown_sum_milli += edge_simt_ratio_milli(run, iso);
+			t->progress_sum_milli += edge_simt_ratio_milli(iso, run);
+		}
 	}
 	s->st.kernels_done++;
 	s->reporting = ki;
@@ -566,75 +549,6 @@ int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 {
 	return edge_simt_launch_as(s, k, cookie, tag < EDGE_SIMT_TAGS ? tag :
 				   EDGE_SIMT_TAGS - 1, rank, is_ewarp(s, k));
-}
-
-/*
- * edge_simt_launch_ranked() for a caller that knows what it launches:
- * @tag below EDGE_SIMT_TAGS, and @ew whether @k is an event warp (one
- * TB of at most a warp), as the model's entries know theirs.
- */
-int edge_simt_launch_as(struct edge_simt *s, const struct edge_kdesc *k,
-			u64 cookie, u32 tag, u64 rank, bool ew)
-{
-	struct edge_kinst *ki = s->free_ki;
-	u64 now = s->eng->now;
-	u32 cores = s->p->num_cores;
-
-	if (!ki || (ew && s->ewarp_len >= EDGE_EWARP_PENDING) ||
-	    (!ew && s->kmu_len + s->kdu_len >=
-	     EDGE_KMU_PENDING + EDGE_KDU_RUNNING))
-		return -EBUSY;
-	s->free_ki = ki->next;
-	s->nr_free_ki--;
-	ki->used = true;
-	ki->ewarp = ew;
-	ki->k = *k;
-	ki->cookie = cookie;
-	ki->tag = tag;
-	ki->arrival = now;
-	ki->first_start = 0;
-	ki->tb_ns = 0;
-	ki->tbs_dispatched = 0;
-	ki->tbs_done = 0;
-	ki->tbs_running = 0;
-	ki->order = s->next_order++;
-	ki->rank = rank;
-	ki->next = NULL;
-	ki->iso_ns = ew ? 0 : edge_simt_iso_ns(s, k);
-	ki->queued = false;
-	ki->placed = false;
-	ki->waited = false;
-	ki->nofit_gen = 0;
-	ki->started = false;
-	ki->nr_susp = 0;
-	ki->susp = EDGE_SUSP_NONE;
-	ki->qfirst = 0;
-	ki->qlen = cores;
-	ki->quota = cores;
-	ki->cores_used = 0;
-	ki->counted = !ew;
-	if (ew)
-		s->ewarp_len++;
-	else if (s->kdu_len < EDGE_KDU_RUNNING)
-		s->kdu_len++;
-	else
-		s->kmu_len++;
-	s->st.tag[ki->tag].launched++;
-	if (!ew && s->tbp->kernel_launch)
-		s->tbp->kernel_launch(s, ki);
-	/* No conversion for no latency (the model's default). */
-	ki->ready = s->cfg.dispatch_cycles ?
-		    now + edge_simt_cyc2ns(s, s->cfg.dispatch_cycles) : now;
-	if (ki->ready > now) {
-		int ret = edge_engine_push(s->eng, ki->ready, EDGE_EV_READY,
-					   ki->idx, 0, ki->gen);
-
-		EDGE_ASSERT(!ret);
-	} else {
-		queue_in(s, ki);
-		ew_queued(s, ki);
-	}
-	return 0;
 }
 
 /* A TB kernel left the queues: let one from the KMU into the KDU. */
@@ -757,8 +671,8 @@ static void on_ready(struct edge_simt *s, const struct edge_ev *ev)
 
 	if (!ki->used || ki->gen != ev->gen)
 		return;
-	queue_in(s, ki);
-	ew_queued(s, ki);
+	edge_simt_queue_in(s, ki);
+	edge_simt_ew_queued(s, ki);
 	edge_simt_schedule_tail(s);
 }
 

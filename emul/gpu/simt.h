@@ -297,8 +297,6 @@ int edge_simt_launch_deferred(struct edge_simt *s, const struct edge_kdesc *k,
 			      u64 cookie, u32 tag);
 int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 			    u64 cookie, u32 tag, u64 rank);
-int edge_simt_launch_as(struct edge_simt *s, const struct edge_kdesc *k,
-			u64 cookie, u32 tag, u64 rank, bool ew);
 void edge_simt_rerank(struct edge_simt *s,
 		      bool (*rank)(u64 cookie, u64 *out, void *arg), void *arg);
 void edge_simt_schedule(struct edge_simt *s);
@@ -329,6 +327,112 @@ static inline u64 edge_simt_cyc2ns(const struct edge_simt *s, u64 cycles)
 	return q * 1000000ULL +
 	       edge_div64((cycles - q * s->p->clock_khz) * 1000000ULL,
 			  s->p->clock_khz);
+}
+
+void edge_simt_queue_insert(struct edge_simt *s, struct edge_kinst *ki);
+u64 edge_simt_iso_ns(const struct edge_simt *s, const struct edge_kdesc *k);
+
+/*
+ * Into the dispatcher's queue; into an empty one without a call (an
+ * idle GPU's every event): what edge_simt_queue_insert() does then.
+ */
+static inline void edge_simt_queue_in(struct edge_simt *s,
+				      struct edge_kinst *ki)
+{
+	ki->queued = true;
+	if (s->queue) {
+		edge_simt_queue_insert(s, ki);
+		return;
+	}
+	ki->next = NULL;
+	s->queue = ki;
+	s->queue_tail = ki;
+}
+
+/* An event warp entered the queue: not waited yet. */
+static inline void edge_simt_ew_queued(struct edge_simt *s,
+				       struct edge_kinst *ki)
+{
+	if (!ki->ewarp)
+		return;
+	ki->ew_epoch = s->ew_epoch;
+	s->ew_unwaited++;
+	if (ki->k.regs_per_thread < s->ew_min_regs)
+		s->ew_min_regs = ki->k.regs_per_thread;
+	if (ki->k.smem_per_block < s->ew_min_smem)
+		s->ew_min_smem = ki->k.smem_per_block;
+}
+
+/*
+ * edge_simt_launch_ranked() for a caller that knows what it launches:
+ * @tag below EDGE_SIMT_TAGS, and @ew whether @k is an event warp (one
+ * TB of at most a warp), as the model's entries know theirs.  Inline:
+ * the model's every event is one, and the call cost as much as a fifth
+ * of it.
+ */
+static inline int edge_simt_launch_as(struct edge_simt *s,
+				      const struct edge_kdesc *k, u64 cookie,
+				      u32 tag, u64 rank, bool ew)
+{
+	struct edge_kinst *ki = s->free_ki;
+	u64 now = s->eng->now;
+	u32 cores = s->p->num_cores;
+
+	if (!ki || (ew && s->ewarp_len >= EDGE_EWARP_PENDING) ||
+	    (!ew && s->kmu_len + s->kdu_len >=
+	     EDGE_KMU_PENDING + EDGE_KDU_RUNNING))
+		return -EBUSY;
+	s->free_ki = ki->next;
+	s->nr_free_ki--;
+	ki->used = true;
+	ki->ewarp = ew;
+	ki->k = *k;
+	ki->cookie = cookie;
+	ki->tag = tag;
+	ki->arrival = now;
+	ki->first_start = 0;
+	ki->tb_ns = 0;
+	ki->tbs_dispatched = 0;
+	ki->tbs_done = 0;
+	ki->tbs_running = 0;
+	ki->order = s->next_order++;
+	ki->rank = rank;
+	ki->next = NULL;
+	ki->iso_ns = ew ? 0 : edge_simt_iso_ns(s, k);
+	ki->queued = false;
+	ki->placed = false;
+	ki->waited = false;
+	ki->nofit_gen = 0;
+	ki->started = false;
+	ki->nr_susp = 0;
+	ki->susp = EDGE_SUSP_NONE;
+	ki->qfirst = 0;
+	ki->qlen = cores;
+	ki->quota = cores;
+	ki->cores_used = 0;
+	ki->counted = !ew;
+	if (ew)
+		s->ewarp_len++;
+	else if (s->kdu_len < EDGE_KDU_RUNNING)
+		s->kdu_len++;
+	else
+		s->kmu_len++;
+	s->st.tag[ki->tag].launched++;
+	if (!ew && s->tbp->kernel_launch)
+		s->tbp->kernel_launch(s, ki);
+	/* No conversion for no latency (the model's default). */
+	ki->ready = s->cfg.dispatch_cycles ?
+		    now + edge_simt_cyc2ns(s, s->cfg.dispatch_cycles) : now;
+	if (ki->ready > now) {
+		int ret = edge_engine_push(s->eng, ki->ready, EDGE_EV_READY,
+					   ki->idx, 0, ki->gen);
+
+		EDGE_ASSERT(!ret);
+	} else {
+		edge_simt_queue_in(s, ki);
+		edge_simt_ew_queued(s, ki);
+	}
+	return 0;
 }
 
 /*
@@ -366,7 +470,6 @@ static inline bool edge_simt_handle(struct edge_simt *s,
 u32 edge_simt_cancel(struct edge_simt *s,
 		     bool (*match)(u64 cookie, void *arg), void *arg);
 u32 edge_simt_engine_room(const struct edge_preset *p);
-u64 edge_simt_iso_ns(const struct edge_simt *s, const struct edge_kdesc *k);
 u32 edge_simt_tbs_per_gpu(const struct edge_simt *s, const struct edge_kdesc *k);
 u64 edge_simt_antt_milli(const struct edge_simt *s);
 u64 edge_simt_stp_milli(const struct edge_simt *s);
