@@ -366,6 +366,20 @@ static __always_inline void ew_release(struct edge_simt *s,
 	ew->gen++;
 }
 
+/* LAUNCH_IWARP's own work: the event warp's kernel starts now. */
+static __always_inline void ew_started(struct edge_simt *s,
+				       struct edge_kinst *ki)
+{
+	/* Started at its arrival (an idle GPU's): no conversion. */
+	u64 lat = s->eng->now - ki->arrival;
+
+	if (lat)
+		lat = edge_simt_ns2cyc(s, lat);
+	ki->first_start = s->eng->now;
+	ki->started = true;
+	edge_lat_add(&s->st.sched, lat);
+}
+
 /* One step; true when the next one is to run now, in place. */
 static __always_inline bool ew_step(struct edge_simt *s, struct edge_ewarp *ew,
 				    u32 obj)
@@ -393,22 +407,13 @@ save:
 		if (!ew_enter(s, ew, obj, EDGE_PS_LAUNCH_IWARP, 0, true))
 			return false;
 		goto launch;
-	case EDGE_PS_LAUNCH_IWARP: {
-		u64 lat;
+	case EDGE_PS_LAUNCH_IWARP:
 launch:
-		ki = ew->ki;
-		/* Started at its arrival (an idle GPU's): no conversion. */
-		lat = s->eng->now - ki->arrival;
-		if (lat)
-			lat = edge_simt_ns2cyc(s, lat);
-		ki->first_start = s->eng->now;
-		ki->started = true;
-		edge_lat_add(&s->st.sched, lat);
+		ew_started(s, ew->ki);
 		if (!ew_enter(s, ew, obj, EDGE_PS_IWARP_RUNNING, ew->run_cycles,
 			      true))
 			return false;
 		goto running;
-	}
 	case EDGE_PS_IWARP_RUNNING:
 running:
 		if (!ew_enter(s, ew, obj, EDGE_PS_IWARP_COMPLETING, 0, true))
@@ -604,6 +609,47 @@ static void ew_claim(struct edge_simt *s, struct edge_kinst *ki,
 	ki->iso_ns = edge_simt_cyc2ns(s, s->cfg.dispatch_cycles + iso);
 }
 
+/*
+ * The launch a tail pass holds back (defer()) when it is the pass's last
+ * placement, run at once.  edge_preempt_run_deferred() would run it first
+ * thing after the pass, with nothing between that changes what it does:
+ * nothing is queued behind @ki, no launch was held before it, and the
+ * pass's closing settle has nothing to settle or re-time (a placement on
+ * free resources unsettles nothing).  So, with the same tests it would
+ * make (nothing due by now, budget left), its LAUNCH_IWARP step runs here
+ * with the same order taken, the same generations and the same event
+ * pushed.  Only when the run takes time: a step through to completion
+ * would free @ki while the pass still holds it in its queue.  Returns
+ * whether it ran; else the caller holds it back as before.
+ */
+static __always_inline bool launch_now(struct edge_simt *s,
+				       struct edge_kinst *ki,
+				       struct edge_ewarp *ew, u32 obj)
+{
+	struct edge_engine *e = s->eng;
+	u64 ns;
+	int ret;
+
+	if (ki->next || s->nr_deferred || s->nr_unsettled || s->nr_retime ||
+	    !e->fold_left || !edge_engine_none_due(e) || !ew->run_cycles)
+		return false;
+	ns = edge_simt_cyc2ns(s, ew->run_cycles);
+	if (!ns)
+		return false;
+	/* The held launch's order and count, as defer() and the run take. */
+	edge_engine_take_order(e);
+	e->fold_left--;
+	e->folded++;
+	ew_started(s, ki);
+	/* LAUNCH_IWARP entered, then IWARP_RUNNING: two generations. */
+	ew->state = EDGE_PS_IWARP_RUNNING;
+	ew->gen += 2;
+	ret = edge_engine_push_later(e, e->now + ns, EDGE_EV_EWARP, obj,
+				     EDGE_PS_IWARP_RUNNING, ew->gen);
+	EDGE_ASSERT(!ret);
+	return true;
+}
+
 /* Free resources for one warp on @c, respecting the reservation? */
 static bool warp_fits(const struct edge_simt *s, const struct edge_core *c,
 		      const struct edge_kinst *ki)
@@ -666,7 +712,8 @@ static bool place_free(struct edge_simt *s, struct edge_kinst *ki)
 		obj = core * EDGE_EWARP_PER_CORE + (u32)slot;
 		if (s->defer_launch && s->nr_deferred < EDGE_DEFERRED) {
 			/* Queued in all but the engine: see run_deferred. */
-			defer(s, ew, obj, EDGE_PS_LAUNCH_IWARP);
+			if (!launch_now(s, ki, ew, obj))
+				defer(s, ew, obj, EDGE_PS_LAUNCH_IWARP);
 		} else {
 			ew_enter(s, ew, obj, EDGE_PS_LAUNCH_IWARP, 0, false);
 		}
