@@ -103,6 +103,7 @@ static inline void edge_free(void *p)
 }
 
 #define EDGE_ASSERT(cond)	assert(cond)
+#define noinline		__attribute_noinline__	/* glibc's sys/cdefs.h */
 
 static inline u64 edge_div64(u64 a, u32 b)
 {

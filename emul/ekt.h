@@ -18,6 +18,7 @@ struct edge_ekt_entry {
 	u64 cookie;		/* its events' cookies but the seq (model.c) */
 	bool ewarp;		/* its kernel is one warp: an event warp */
 	struct edge_kdesc k;
+	u64 k_key;		/* names k's contents: edge_simt_launch_as() */
 	struct edge_ring ring;
 	void *owner;		/* drv/'s cookie: who registered it */
 	void *fn_state;		/* edge_func_state_new()'s, freed with it */

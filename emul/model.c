@@ -214,6 +214,8 @@ int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 		return ret;
 	}
 	ent->k = ak;
+	/* Never reused, unlike the cookie's 23-bit generation. */
+	ent->k_key = ++m->k_keys;
 	ent->cookie = cookie_of(ent, 0);
 	ent->ewarp = ak.num_tbs == 1 && ak.block_threads <= m->preset->warp_size;
 	ent->due = due;
@@ -405,7 +407,8 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 		if (due && ent->k.app)
 			edge_app_chain_begin(&m->simt, ent->k.app,
 					     ent->k.deadline_ns);
-		if (edge_simt_launch_as(&m->simt, &ent->k, ent->cookie | seq,
+		if (edge_simt_launch_as(&m->simt, &ent->k, ent->k_key,
+					ent->cookie | seq,
 					ent->id, due, ent->ewarp))
 			break;
 		if (ent->due)
@@ -503,44 +506,6 @@ bool edge_model_rung(struct edge_model *m)
 void edge_model_schedule(struct edge_model *m)
 {
 	edge_simt_schedule(&m->simt);
-}
-
-/**
- * edge_model_schedule_run() - the scheduling pass, then run what is due
- * @m: the model
- * @to_next: run to the next event's time after the pass (virtual time),
- *	else to now
- * @budget: at most this many model events
- *
- * edge_model_schedule() then edge_model_run_budget(m, until, @budget),
- * with until edge_model_next_time() after the pass (@to_next) or
- * edge_model_now(), as a front-end step that consumed something does.
- * Nothing happens between the two, so event warps the pass puts on free
- * resources start in place (edge_simt_schedule_tail()): the same events
- * in the same order, those counted against @budget as events.
- *
- * Return: the model events run.
- */
-u32 edge_model_schedule_run(struct edge_model *m, bool to_next, u32 budget)
-{
-	u32 n;
-
-	m->eng.fold_left = budget;
-	m->eng.folded = 0;
-	m->eng.until = to_next ? EDGE_TIME_NEVER : m->eng.now;
-	edge_simt_schedule_tail(&m->simt);
-	m->eng.until = 0;
-	n = m->eng.folded;
-	m->eng.fold_left = ~0U;
-	/*
-	 * A launch that ran in place was due now: the run stops at now, and
-	 * when nothing queued is due by then it would pop nothing.
-	 */
-	if (n && edge_engine_none_due(&m->eng))
-		return n;
-	if (to_next && !n)
-		return edge_model_run_next(m, budget);
-	return n + edge_model_run_budget(m, m->eng.now, budget - n);
 }
 
 /* Consume every rung doorbell and schedule; returns the events dispatched. */

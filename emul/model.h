@@ -86,6 +86,7 @@ struct edge_model {
 	struct edge_simt simt;
 	struct edge_model_stats st;
 	u32 inflight;		/* all entries */
+	u64 k_keys;		/* the last registration's k_key */
 	u64 live;		/* EKT ids registered: the doorbells to poll */
 	/*
 	 * Per EKT id, what a poll of its doorbell needs, packed: the word,
@@ -166,10 +167,50 @@ static inline u32 edge_model_consume(struct edge_model *m)
 
 bool edge_model_rung(struct edge_model *m);
 void edge_model_schedule(struct edge_model *m);
-u32 edge_model_schedule_run(struct edge_model *m, bool to_next, u32 budget);
 u32 edge_model_run_until(struct edge_model *m, u64 until);
 u32 edge_model_run_budget(struct edge_model *m, u64 until, u32 budget);
 u32 edge_model_run_next(struct edge_model *m, u32 budget);
+
+/**
+ * edge_model_schedule_run() - the scheduling pass, then run what is due
+ * @m: the model
+ * @to_next: run to the next event's time after the pass (virtual time),
+ *	else to now
+ * @budget: at most this many model events
+ *
+ * edge_model_schedule() then edge_model_run_budget(m, until, @budget),
+ * with until edge_model_next_time() after the pass (@to_next) or
+ * edge_model_now(), as a front-end step that consumed something does.
+ * Nothing happens between the two, so event warps the pass puts on free
+ * resources start in place (edge_simt_schedule_tail()): the same events
+ * in the same order, those counted against @budget as events.
+ *
+ * Inline: every step that consumed something takes it.
+ *
+ * Return: the model events run.
+ */
+static inline u32 edge_model_schedule_run(struct edge_model *m, bool to_next,
+					  u32 budget)
+{
+	u32 n;
+
+	m->eng.fold_left = budget;
+	m->eng.folded = 0;
+	m->eng.until = to_next ? EDGE_TIME_NEVER : m->eng.now;
+	edge_simt_schedule_tail(&m->simt);
+	m->eng.until = 0;
+	n = m->eng.folded;
+	m->eng.fold_left = ~0U;
+	/*
+	 * A launch that ran in place was due now: the run stops at now, and
+	 * when nothing queued is due by then it would pop nothing.
+	 */
+	if (n && edge_engine_none_due(&m->eng))
+		return n;
+	if (to_next && !n)
+		return edge_model_run_next(m, budget);
+	return n + edge_model_run_budget(m, m->eng.now, budget - n);
+}
 
 /* Inline: the idle front end asks at every step (engine.h's, inline). */
 static inline u64 edge_model_next_time(const struct edge_model *m)

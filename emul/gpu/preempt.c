@@ -449,7 +449,7 @@ void edge_preempt_step(struct edge_simt *s, const struct edge_ev *ev)
 	u32 obj = ev->obj;	/* not reloaded at every step run in place */
 	struct edge_ewarp *ew;
 
-	if (obj >= s->p->num_cores * EDGE_EWARP_PER_CORE)
+	if (obj >= s->ew_slots)
 		return;
 	ew = slot_of(s, obj);
 	if (ew->gen != ev->gen || ew->state != ev->aux)
@@ -820,7 +820,7 @@ bool edge_preempt_place(struct edge_simt *s, struct edge_kinst *ki)
 	 * none anywhere, fail before a search of every core (which draws
 	 * nothing before it finds a slot, so this changes nothing else).
 	 */
-	if (s->ew_busy == s->p->num_cores * EDGE_EWARP_PER_CORE) {
+	if (s->ew_busy == s->ew_slots) {
 		edge_preempt_waited(s, ki);
 		return false;
 	}
@@ -859,7 +859,7 @@ void edge_preempt_waited_all(struct edge_simt *s)
 /* Cancel: the event warp of @ki leaves its slot now. */
 void edge_preempt_drop(struct edge_simt *s, struct edge_kinst *ki)
 {
-	u32 obj, n = s->p->num_cores * EDGE_EWARP_PER_CORE;
+	u32 obj, n = s->ew_slots;
 
 	for (obj = 0; obj < n; obj++) {
 		struct edge_ewarp *ew = slot_of(s, obj);
@@ -878,7 +878,7 @@ void edge_preempt_drop(struct edge_simt *s, struct edge_kinst *ki)
 void edge_preempt_orphan_kernel(struct edge_simt *s,
 				const struct edge_kinst *ki)
 {
-	u32 obj, n = s->p->num_cores * EDGE_EWARP_PER_CORE;
+	u32 obj, n = s->ew_slots;
 
 	for (obj = 0; obj < n; obj++) {
 		struct edge_ewarp *ew = slot_of(s, obj);

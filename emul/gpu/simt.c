@@ -88,12 +88,13 @@ int edge_simt_init(struct edge_simt *s, const struct edge_preset *p,
 	s->done = done;
 	s->ctx = ctx;
 	s->nr_tbs = p->num_cores * slots;
+	s->ew_slots = p->num_cores * EDGE_EWARP_PER_CORE;
 	/*
 	 * Every queue's worth, and one per TB: a kernel whose TBs all left
 	 * the KDU keeps its slot until they end.
 	 */
 	s->nr_ki = EDGE_KMU_PENDING + EDGE_KDU_RUNNING + EDGE_EWARP_PENDING +
-		   p->num_cores * EDGE_EWARP_PER_CORE + s->nr_tbs;
+		   s->ew_slots + s->nr_tbs;
 	s->cores = edge_zalloc(sizeof(*s->cores) * p->num_cores);
 	s->tbs = edge_zalloc(sizeof(*s->tbs) * s->nr_tbs);
 	s->tb_ptrs = edge_zalloc(sizeof(*s->tb_ptrs) * s->nr_tbs);
@@ -171,7 +172,7 @@ static bool is_ewarp(const struct edge_simt *s, const struct edge_kdesc *k)
 
 bool edge_simt_can_launch(const struct edge_simt *s)
 {
-	return s->nr_free_ki > s->p->num_cores * EDGE_EWARP_PER_CORE ||
+	return s->nr_free_ki > s->ew_slots ||
 	       (s->nr_free_ki && s->ewarp_len < EDGE_EWARP_PENDING);
 }
 
@@ -547,7 +548,7 @@ int edge_simt_launch_deferred(struct edge_simt *s, const struct edge_kdesc *k,
 int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 			    u64 cookie, u32 tag, u64 rank)
 {
-	return edge_simt_launch_as(s, k, cookie, tag < EDGE_SIMT_TAGS ? tag :
+	return edge_simt_launch_as(s, k, 0, cookie, tag < EDGE_SIMT_TAGS ? tag :
 				   EDGE_SIMT_TAGS - 1, rank, is_ewarp(s, k));
 }
 
@@ -565,28 +566,18 @@ void edge_simt_kdu_leave(struct edge_simt *s, struct edge_kinst *ki)
 }
 
 /*
- * The SIMT-core scheduler: place what can be placed, in priority order.
+ * The pass's walk of the queue from @ki, in priority order.  Out of line:
+ * a pass of one event warp needs none of its state.
  */
-void edge_simt_schedule(struct edge_simt *s)
+static noinline void schedule_walk(struct edge_simt *s, struct edge_kinst *ki)
 {
-	struct edge_kinst *ki, *next;
-	bool tail = s->tail_pass;
+	struct edge_kinst *next;
 	bool reserve = s->cfg.sched == EDGE_SCHED_RESERVE;
 	s32 block_prio = -1;	/* waiting events hold back TBs up to this */
 	bool tbs_blocked = false, ew_failed = false, capped;
 	u32 fail_regs = 0, fail_smem = 0;
 
-	s->tail_pass = false;
-	/*
-	 * Nothing queued: a pass places nothing (TBs are settled by each),
-	 * but a TB that left may have changed its core's rates (retime.c).
-	 */
-	if (!s->queue) {
-		edge_simt_retime(s);
-		return;
-	}
-	s->defer_launch = tail && !s->in_deferred && s->eng->pops_next;
-	for (ki = s->queue; ki; ki = next) {
+	for (; ki; ki = next) {
 		next = ki->next;
 		if (ki->ewarp) {
 			/* Victims are chosen by how far their TBs have run. */
@@ -658,6 +649,40 @@ void edge_simt_schedule(struct edge_simt *s)
 		}
 		queue_out(s, ki);
 		edge_simt_kdu_leave(s, ki);
+	}
+}
+
+/*
+ * The SIMT-core scheduler: place what can be placed, in priority order.
+ */
+void edge_simt_schedule(struct edge_simt *s)
+{
+	struct edge_kinst *ki = s->queue;
+	bool tail = s->tail_pass;
+
+	s->tail_pass = false;
+	/*
+	 * Nothing queued: a pass places nothing (TBs are settled by each),
+	 * but a TB that left may have changed its core's rates (retime.c).
+	 */
+	if (!ki) {
+		edge_simt_retime(s);
+		return;
+	}
+	s->defer_launch = tail && !s->in_deferred && s->eng->pops_next;
+	/*
+	 * One event warp queued (an idle GPU's every pass): what the walk
+	 * does with it, without the walk's state.
+	 */
+	if (!ki->next && ki->ewarp) {
+		/* Victims are chosen by how far their TBs have run. */
+		settle_pass(s);
+		if (edge_preempt_place(s, ki)) {
+			queue_out(s, ki);
+			edge_simt_ew_dequeued(s, ki);
+		}
+	} else {
+		schedule_walk(s, ki);
 	}
 	settle_pass(s);
 	s->defer_launch = false;

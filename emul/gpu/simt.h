@@ -65,7 +65,8 @@ struct edge_kinst {
 	bool ewarp;		/* a single-warp event kernel */
 	u32 idx;
 	u32 gen;
-	struct edge_kdesc k;
+	struct edge_kdesc k;	/* never written after its launch */
+	u64 k_key;		/* whose copy k is (launch_as()), 0: unknown */
 	u64 cookie;		/* the launcher's handle */
 	u32 tag;		/* statistics slot */
 	u64 arrival;		/* ns */
@@ -245,6 +246,7 @@ struct edge_simt {
 	 * it as waited at once; lower bounds of what queued ones need.
 	 */
 	u32 ew_busy;
+	u32 ew_slots;		/* of them in all: cores * EDGE_EWARP_PER_CORE */
 	u32 ew_unwaited;
 	u64 ew_epoch;
 	u32 ew_min_regs;
@@ -366,13 +368,17 @@ static inline void edge_simt_ew_queued(struct edge_simt *s,
 /*
  * edge_simt_launch_ranked() for a caller that knows what it launches:
  * @tag below EDGE_SIMT_TAGS, and @ew whether @k is an event warp (one
- * TB of at most a warp), as the model's entries know theirs.  Inline:
- * the model's every event is one, and the call cost as much as a fifth
- * of it.
+ * TB of at most a warp), as the model's entries know theirs.  @key names
+ * @k's contents: non-zero, and never given with other contents (a
+ * registration's, edge_ekt_entry.k_key); a kernel slot that holds them
+ * already is not copied to again.  The free list is LIFO, so one entry's
+ * stream of events reuses one slot and copies its 176-byte descriptor
+ * once.  0: copy.  Inline: the model's every event is one, and the call
+ * cost as much as a fifth of it.
  */
 static inline int edge_simt_launch_as(struct edge_simt *s,
-				      const struct edge_kdesc *k, u64 cookie,
-				      u32 tag, u64 rank, bool ew)
+				      const struct edge_kdesc *k, u64 key,
+				      u64 cookie, u32 tag, u64 rank, bool ew)
 {
 	struct edge_kinst *ki = s->free_ki;
 	u64 now = s->eng->now;
@@ -386,7 +392,10 @@ static inline int edge_simt_launch_as(struct edge_simt *s,
 	s->nr_free_ki--;
 	ki->used = true;
 	ki->ewarp = ew;
-	ki->k = *k;
+	if (!key || ki->k_key != key) {
+		ki->k = *k;
+		ki->k_key = key;
+	}
 	ki->cookie = cookie;
 	ki->tag = tag;
 	ki->arrival = now;

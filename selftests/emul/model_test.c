@@ -537,6 +537,57 @@ TEST(model_unregister_busy)
 	EXPECT_NO_LEAKS();
 }
 
+/*
+ * A kernel slot keeps the descriptor of the registration it last ran
+ * (edge_simt_launch_as()'s key): an id registered again, with another
+ * kernel, runs its own kernel, in the very slot the old one used.
+ */
+TEST(model_reregistered_id_runs_its_own_kernel)
+{
+	static const u64 cycles[] = { 700, 7000, 700, 70 };
+	struct edge_model m;
+	struct edge_kdesc k;
+	struct edge_kinst *slot = NULL;
+	struct tq q;
+	u32 id = 0, i, n;
+
+	model_init(_metadata, &m, edge_p());
+	tq_alloc(_metadata, &q, 8, 8);
+	for (i = 0; i < ARRAY_SIZE(cycles); i++) {
+		u64 t0 = edge_model_now(&m) + 100;
+
+		kdesc(_metadata, &k, EDGE_FN_ECHO, 8, 8, cycles[i]);
+		tq_reset(&q);
+		ASSERT_EQ(0, edge_model_register(&m, &k, &q.mem, &owner_a,
+						 &q.id));
+		if (i)
+			ASSERT_EQ(id, q.id);
+		id = q.id;
+		/* Twice each: the second launch finds its own copy. */
+		for (n = 0; n < 2; n++) {
+			edge_model_advance(&m, t0);
+			/* LIFO: the next launch takes the slot last freed. */
+			if (slot)
+				ASSERT_EQ(slot, m.simt.free_ki);
+			slot = m.simt.free_ki;
+			tq_push(&q, n);
+			tq_ring(&q);
+			ASSERT_EQ(1U, edge_model_poll(&m));
+			EXPECT_EQ(cycles[i], slot->k.warp_cycles);
+			EXPECT_EQ(1U, run_batch(&m));
+			EXPECT_EQ(t0 + edge_simt_cyc2ns(&m.simt, cycles[i]),
+				  edge_model_now(&m))
+				TH_LOG("registration %u, event %u", i, n);
+			t0 = edge_model_now(&m) + 100;
+		}
+		ASSERT_EQ(0, edge_model_unregister(&m, q.id, &owner_a));
+	}
+	expect_accounting(_metadata, &m);
+	model_fini(&m);
+	tq_free(&q);
+	EXPECT_NO_LEAKS();
+}
+
 TEST(model_unregister_wrong_owner)
 {
 	struct edge_model m, snap;

@@ -263,8 +263,8 @@ static void rig_init(struct rig *g, const struct opts *o)
  * path alone; the producer's writes and reaping are user space's.  The
  * warm-up calls step() instead, and is not counted.
  */
-__attribute__((noinline)) u32 bench_step(struct edge_model *m);
-__attribute__((noinline)) u32 bench_step(struct edge_model *m)
+noinline u32 bench_step(struct edge_model *m);
+noinline u32 bench_step(struct edge_model *m)
 {
 	return step(m);
 }
