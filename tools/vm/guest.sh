@@ -110,6 +110,12 @@ bench)
 	load
 	./edge-bench || fail=1
 	unload
+	# The model's own path under TCG, on the front end's CPU (0), as
+	# bench-host times it on the host (make bench appends host_ lines).
+	for cfg in "" --busy; do
+		./bench-host time --cpu 0 --events 200000 $cfg >/tmp/bh || fail=1
+		sed 's/^/tcg_/' /tmp/bh
+	done
 	# The in-kernel API's path, through edge_nicsim.ko (loads its own).
 	./kapi-bench.sh || fail=1
 	# Real packets: event kernels against the CPU (edge_netrx.ko).
