@@ -116,6 +116,11 @@ bench)
 		./bench-host time --cpu 0 --events 200000 $cfg >/tmp/bh || fail=1
 		sed 's/^/tcg_/' /tmp/bh
 	done
+	# And its ping-pong with a producer thread, against a raw ring's,
+	# both in user space: what the front end's depth-1 ratio would be
+	# without the kernel's part.
+	./bench-host twothread --depth 1 --ms 400 >/tmp/bh || fail=1
+	sed 's/^/tcg_/' /tmp/bh
 	# The in-kernel API's path, through edge_nicsim.ko (loads its own).
 	./kapi-bench.sh || fail=1
 	# Real packets: event kernels against the CPU (edge_netrx.ko).
