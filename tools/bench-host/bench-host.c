@@ -366,11 +366,13 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Of @n samples (sorted here): the median, and the mean of the lowest
+/*
+ * Of @n samples (sorted here): the median, and the mean of the lowest
  * 99 % (a vCPU that loses its host CPU for milliseconds is not the
  * path).  The mean, unlike the median, is not rounded to the clock's
  * resolution: a host clock counting in steps of 10 ns still averages
- * right over many intervals. */
+ * right over many intervals.
+ */
 struct stat2 {
 	double p50;
 	double mean;
@@ -478,15 +480,18 @@ static int cmd_time(const struct opts *o)
 		cons[n] = acons;
 		rest[n] = arest;
 		whole[n] = acons + arest;
-		acons = arest = 0;
+		acons = 0;
+		arest = 0;
 		n++;
 	}
 	/* The same loop, no clock inside: the producer's part included. */
 	t0 = now_ns();
 	rig_run(&g, 1, o->events, false);
 	loop = now_ns() - t0;
-	/* One consuming step an event: its consume interval holds one
-	 * clock read, the rest of the event's intervals the others. */
+	/*
+	 * One consuming step an event: its consume interval holds one
+	 * clock read, the rest of the event's intervals the others.
+	 */
 	if (consumed != n)
 		die("an event took more than one consuming step");
 	spe = (double)steps / n;
