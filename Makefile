@@ -15,8 +15,9 @@
 #                 Documentation/results/
 #   make bench-host  the front end's fast path on the host: callgrind
 #                 instructions per event (idle, busy, 1-64 entries, 1-1024
-#                 in flight), two threads against a raw SPSC ring, and the
-#                 cost of cancelling a GPU-filling kernel
+#                 in flight), the same path's ns per event and its
+#                 consume's (bench-host time), two threads against a raw
+#                 SPSC ring, and the cost of cancelling a GPU-filling kernel
 #   make repro-edge  the EDGE reproduction set with edge-sim (host, virtual
 #                 time); CSVs, plots and headline ratios in
 #                 Documentation/results/edge/
