@@ -10,12 +10,14 @@
 #   make check-debug  only its debug-kernel part: the kselftests, fault
 #                 injection and the guest fuzzer under KASAN, lockdep and
 #                 kmemleak (the debug kernel is built into .cache/ first)
-#   make bench    benchmarks in the guest, then bench-host; output in
+#   make bench    benchmarks in the guest (with bench-host's time mode,
+#                 tcg_ lines), then bench-host (host_ lines); output in
 #                 Documentation/results/
 #   make bench-host  the front end's fast path on the host: callgrind
 #                 instructions per event (idle, busy, 1-64 entries, 1-1024
-#                 in flight), two threads against a raw SPSC ring, and the
-#                 cost of cancelling a GPU-filling kernel
+#                 in flight), the same path's ns per event and its
+#                 consume's (bench-host time), two threads against a raw
+#                 SPSC ring, and the cost of cancelling a GPU-filling kernel
 #   make repro-edge  the EDGE reproduction set with edge-sim (host, virtual
 #                 time); CSVs, plots and headline ratios in
 #                 Documentation/results/edge/
@@ -89,7 +91,7 @@ $(BUILD)/%/.dir:
 	@mkdir -p $(dir $@) && touch $@
 
 tools: $(BUILD)/guest/edge-demo $(BUILD)/guest/edge-bench $(BUILD)/guest/edgectl \
-	$(BUILD)/guest/netrx
+	$(BUILD)/guest/netrx $(BUILD)/guest/bench-host
 
 $(BUILD)/guest/edge-demo: tools/edge-demo/edge-demo.c $(LIBEDGE) uapi/linux/edge.h | $(BUILD)/guest/.dir
 	$(CC) $(UCFLAGS) -o $@ $< tools/libedge/libedge.c $(ULDFLAGS)
@@ -97,6 +99,13 @@ $(BUILD)/guest/edge-demo: tools/edge-demo/edge-demo.c $(LIBEDGE) uapi/linux/edge
 $(BUILD)/guest/edge-bench: tools/edge-bench/edge-bench.c $(LIBEDGE) uapi/linux/edge.h \
 		uapi/linux/edge_netlink.h selftests/edge/edge_nl.h | $(BUILD)/guest/.dir
 	$(CC) $(UCFLAGS) -o $@ $< tools/libedge/libedge.c $(ULDFLAGS) -lm
+
+# bench-host for the guest (make bench: its time mode, the model's path
+# under TCG); its own Makefile knows what it is built from.
+$(BUILD)/guest/bench-host: FORCE | $(BUILD)/guest/.dir
+	@$(MAKE) -s -C tools/bench-host O=$(BUILD)/guest EXTRA_LDFLAGS=-static
+
+FORCE:
 
 # edge_netrx.ko's guest helper: libnl-route-3 makes the veth pair.
 NLRCFLAGS = $(shell pkg-config --cflags libnl-route-3.0)

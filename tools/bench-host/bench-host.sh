@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The host benchmark of the front end's fast path (bench-host.c): callgrind
-# instructions per event, the two-thread comparison with a raw SPSC ring,
-# and the cost of cancelling a GPU-filling kernel.  Prints name=value lines.
+# instructions per event, the same path's ns per event on the wall clock
+# (bench-host time: make bench runs it in the guest too), the two-thread
+# comparison with a raw SPSC ring, and the cost of cancelling a
+# GPU-filling kernel.  Prints name=value lines.
 #
 #   bench-host.sh                    the whole benchmark
 #   bench-host.sh --check CEILING    TAP: each instruction count against
@@ -109,6 +111,9 @@ echo "entries_cost_ratio=$(ratio "${v[model_insn_per_event_64_entries]}" \
 echo "inflight_cost_ratio=$(ratio "${v[model_insn_per_event_1024_inflight]}" \
 	"${v[model_insn_per_event_16_inflight]}")"
 
+# One thread, wall clock: ns per event of the path and of its consume.
+"$bin" time --cpu 0 --events 200000
+"$bin" time --busy --cpu 0 --events 200000
 # Two threads, wall clock: ratios within one run only.
 for d in 1 16 256; do
 	"$bin" twothread --depth $d --ms 400 >"$tmp/tt.$d"

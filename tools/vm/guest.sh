@@ -110,6 +110,17 @@ bench)
 	load
 	./edge-bench || fail=1
 	unload
+	# The model's own path under TCG, on the front end's CPU (0), as
+	# bench-host times it on the host (make bench appends host_ lines).
+	./bench-host time --cpu 0 --events 200000 >/tmp/bh || fail=1
+	sed 's/^/tcg_/' /tmp/bh
+	./bench-host time --cpu 0 --events 200000 --busy >/tmp/bh || fail=1
+	sed 's/^/tcg_/' /tmp/bh
+	# And its ping-pong with a producer thread, against a raw ring's,
+	# both in user space: what the front end's depth-1 ratio would be
+	# without the kernel's part.
+	./bench-host twothread --depth 1 --ms 400 >/tmp/bh || fail=1
+	sed 's/^/tcg_/' /tmp/bh
 	# The in-kernel API's path, through edge_nicsim.ko (loads its own).
 	./kapi-bench.sh || fail=1
 	# Real packets: event kernels against the CPU (edge_netrx.ko).

@@ -12,7 +12,7 @@ mkdir -p "$out"
 kodir=${3:-$top}
 cp "$kodir/edge.ko" "$kodir/edge_nicsim.ko" "$kodir/edge_netrx.ko" \
 	"$build/guest/edge-demo" "$build/guest/edge-bench" "$build/guest/edgectl" \
-	"$build/guest/netrx" "$out/"
+	"$build/guest/netrx" "$build/guest/bench-host" "$out/"
 cp "$top/tools/vm/netrx-net.sh" "$top/tools/vm/netrx-demo.sh" \
 	"$top/tools/vm/netrx-bench.sh" "$out/"
 # Debian's veth.ko (tools/vm/fetch-netmods.sh), under its kernel's release:
