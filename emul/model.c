@@ -383,7 +383,7 @@ u32 edge_model_cancel(struct edge_model *m, u32 id)
 static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 {
 	u32 n = edge_ring_avail(&ent->ring, ent->inflight);
-	u32 i;
+	u32 head = ent->ring.head, i;
 
 	/*
 	 * What the queues cannot take stays in the ring: backpressure.  TB
@@ -397,9 +397,25 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 			n = 0;
 		else if (n > cap - used)
 			n = cap - used;
+	} else if (n > EDGE_EWARP_PENDING - m->simt.ewarp_len) {
+		n = EDGE_EWARP_PENDING - m->simt.ewarp_len;
 	}
+	/* A kernel record each: edge_simt_launch_as()'s other test. */
+	if (n > m->simt.nr_free_ki)
+		n = m->simt.nr_free_ki;
+	/*
+	 * Taken: sq.head moves before the launches, so that a producer
+	 * polling it (a polled dispatch) does not wait for them.  The tests
+	 * above are the launches' own, so each of them succeeds.
+	 */
+	edge_ring_consume(&ent->ring, n);
+	m->poll_head[ent->id] = ent->ring.head;
+	ent->inflight += n;
+	ent->submitted += n;
+	m->inflight += n;
+	m->st.submitted += n;
 	for (i = 0; i < n; i++) {
-		u32 seq = ent->ring.head + i;
+		u32 seq = head + i;
 		/* Earliest deadline first among events of a priority. */
 		u64 due = ent->due ? m->eng.now + ent->k.deadline_ns : 0;
 
@@ -409,21 +425,24 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 					     ent->k.deadline_ns);
 		if (edge_simt_launch_as(&m->simt, &ent->k, ent->k_key,
 					ent->cookie | seq,
-					ent->id, due, ent->ewarp))
-			break;
+					ent->id, due, ent->ewarp)) {
+			/* Cannot happen; were it to, not lost: an error. */
+			EDGE_ASSERT(0);
+			edge_ring_complete(&ent->ring, seq, EDGE_CQE_ERROR,
+					   EBUSY);
+			ent->inflight--;
+			ent->completed++;
+			m->inflight--;
+			m->st.errors++;
+			continue;
+		}
 		if (ent->due)
 			ent->due[seq & (ent->k.ring_entries - 1)] = due;
 		EDGE_TRACE(&m->eng, EDGE_TP_DISPATCH, ent->id, seq, due);
 	}
-	if (i)
-		EDGE_TRACE(&m->eng, EDGE_TP_DOORBELL, ent->id, i, 0);
-	edge_ring_consume(&ent->ring, i);
-	m->poll_head[ent->id] = ent->ring.head;
-	ent->inflight += i;
-	ent->submitted += i;
-	m->inflight += i;
-	m->st.submitted += i;
-	return i;
+	if (n)
+		EDGE_TRACE(&m->eng, EDGE_TP_DOORBELL, ent->id, n, 0);
+	return n;
 }
 
 /*

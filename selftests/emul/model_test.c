@@ -588,6 +588,65 @@ TEST(model_reregistered_id_runs_its_own_kernel)
 	EXPECT_NO_LEAKS();
 }
 
+/* sq.head as each launch of a poll saw it (EDGE_TP_DISPATCH). */
+static const struct tq *seen_q;
+static u32 seen_head[8], nseen;
+
+static void see_head(const struct edge_engine *eng, u32 tp, u64 a, u64 b,
+		     u64 c)
+{
+	if (tp == EDGE_TP_DISPATCH && nseen < ARRAY_SIZE(seen_head))
+		seen_head[nseen++] = tq_sq_head(seen_q);
+}
+
+/*
+ * A poll publishes sq.head before it launches what it took, so that a
+ * producer polling sq.head (a polled dispatch) does not wait for the
+ * launches; and it takes only what the launches will accept.
+ */
+TEST(model_sq_head_before_launch)
+{
+	struct edge_model m;
+	struct edge_kdesc k;
+	struct tq q;
+	u32 i, n;
+
+	model_init(_metadata, &m, edge_p());
+	tq_alloc(_metadata, &q, 64, 8);
+	kdesc(_metadata, &k, EDGE_FN_ECHO, 64, 8, 700);
+	ASSERT_EQ(0, edge_model_register(&m, &k, &q.mem, &owner_a, &q.id));
+	seen_q = &q;
+	nseen = 0;
+	edge_trace_hook = see_head;
+	for (i = 0; i < 3; i++)
+		tq_push(&q, i);
+	tq_ring(&q);
+	EXPECT_EQ(3U, edge_model_poll(&m));
+	edge_trace_hook = NULL;
+	ASSERT_EQ(3U, nseen);
+	for (i = 0; i < nseen; i++)
+		EXPECT_EQ(3U, seen_head[i]) TH_LOG("launch %u", i);
+	EXPECT_EQ(3U, run_done(&m, EDGE_TIME_NEVER));
+
+	/* More than the pending event-warp queue holds: the rest waits. */
+	for (i = 0; i < 64; i++)
+		tq_push(&q, i);
+	tq_ring(&q);
+	n = edge_model_poll(&m);
+	EXPECT_EQ(m.simt.ewarp_len + m.simt.ew_busy, n);
+	EXPECT_EQ(3U + n, tq_sq_head(&q));
+	EXPECT_EQ(n, m.inflight);
+	while (tq_cq_tail(&q) != q.tail) {
+		edge_model_poll(&m);
+		run_batch(&m);
+	}
+	EXPECT_EQ(q.tail, tq_sq_head(&q));
+	expect_accounting(_metadata, &m);
+	model_fini(&m);
+	tq_free(&q);
+	EXPECT_NO_LEAKS();
+}
+
 TEST(model_unregister_wrong_owner)
 {
 	struct edge_model m, snap;
