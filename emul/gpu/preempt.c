@@ -732,7 +732,7 @@ static __always_inline void stall_add(struct edge_simt *s, u32 k, u64 cyc)
 }
 
 /*
- * Out of line: its victim's sampled state is a 256-byte frame, which a
+ * Out of line: its victim's sampled state makes a 264-byte frame, which a
  * placement on free resources (an idle GPU's every event) would set up
  * for nothing (idle 991 -> 982 instructions, busy 2164 -> 2181).
  */
