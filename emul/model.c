@@ -217,7 +217,7 @@ int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 	/* Never reused, unlike the cookie's 23-bit generation. */
 	ent->k_key = ++m->k_keys;
 	ent->cookie = cookie_of(ent, 0);
-	ent->ewarp = ak.num_tbs == 1 && ak.block_threads <= m->preset->warp_size;
+	ent->ewarp = edge_simt_is_ewarp(&m->simt, &ak);
 	ent->due = due;
 	ent->late = 0;
 	ent->k.table = NULL;

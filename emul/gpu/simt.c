@@ -165,11 +165,6 @@ void edge_simt_fini(struct edge_simt *s)
 	s->ki = NULL;
 }
 
-static bool is_ewarp(const struct edge_simt *s, const struct edge_kdesc *k)
-{
-	return k->num_tbs == 1 && k->block_threads <= s->p->warp_size;
-}
-
 bool edge_simt_can_launch(const struct edge_simt *s)
 {
 	return s->nr_free_ki > s->ew_slots ||
@@ -549,7 +544,8 @@ int edge_simt_launch_ranked(struct edge_simt *s, const struct edge_kdesc *k,
 			    u64 cookie, u32 tag, u64 rank)
 {
 	return edge_simt_launch_as(s, k, 0, cookie, tag < EDGE_SIMT_TAGS ? tag :
-				   EDGE_SIMT_TAGS - 1, rank, is_ewarp(s, k));
+				   EDGE_SIMT_TAGS - 1, rank,
+				   edge_simt_is_ewarp(s, k));
 }
 
 /* A TB kernel left the queues: let one from the KMU into the KDU. */

@@ -331,6 +331,13 @@ static inline u64 edge_simt_cyc2ns(const struct edge_simt *s, u64 cycles)
 			  s->p->clock_khz);
 }
 
+/* An event warp: one TB of at most a warp (EDGE's warp-level event). */
+static inline bool edge_simt_is_ewarp(const struct edge_simt *s,
+				      const struct edge_kdesc *k)
+{
+	return k->num_tbs == 1 && k->block_threads <= s->p->warp_size;
+}
+
 void edge_simt_queue_insert(struct edge_simt *s, struct edge_kinst *ki);
 u64 edge_simt_iso_ns(const struct edge_simt *s, const struct edge_kdesc *k);
 
