@@ -383,30 +383,20 @@ u32 edge_model_cancel(struct edge_model *m, u32 id)
 static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 {
 	u32 n = edge_ring_avail(&ent->ring, ent->inflight);
-	u32 head = ent->ring.head, i;
+	u32 head = ent->ring.head, room, i;
 
 	/*
 	 * What the queues cannot take stays in the ring: backpressure.  TB
 	 * kernels leave the KMU room for a kernel of every CP job.
 	 */
-	if (!ent->ewarp) {
-		u32 used = m->simt.kmu_len + m->simt.kdu_len + EDGE_CP_JOBS;
-		u32 cap = EDGE_KMU_PENDING + EDGE_KDU_RUNNING;
-
-		if (used >= cap)
-			n = 0;
-		else if (n > cap - used)
-			n = cap - used;
-	} else if (n > EDGE_EWARP_PENDING - m->simt.ewarp_len) {
-		n = EDGE_EWARP_PENDING - m->simt.ewarp_len;
-	}
-	/* A kernel record each: edge_simt_launch_as()'s other test. */
-	if (n > m->simt.nr_free_ki)
-		n = m->simt.nr_free_ki;
+	room = edge_simt_launch_room(&m->simt, ent->ewarp,
+				     ent->ewarp ? 0 : EDGE_CP_JOBS);
+	if (n > room)
+		n = room;
 	/*
 	 * Taken: sq.head moves before the launches, so that a producer
-	 * polling it (a polled dispatch) does not wait for them.  The tests
-	 * above are the launches' own, so each of them succeeds.
+	 * polling it (a polled dispatch) does not wait for them.  The room
+	 * is the launches' own test, so each of them succeeds.
 	 */
 	edge_ring_consume(&ent->ring, n);
 	m->poll_head[ent->id] = ent->ring.head;

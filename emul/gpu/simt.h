@@ -373,6 +373,22 @@ static inline void edge_simt_ew_queued(struct edge_simt *s,
 }
 
 /*
+ * How many kernels of a kind (@ew: event warps) launches would take now,
+ * leaving @reserve of the KMU and KDU's room free: the queue's room and
+ * a free kernel record each.  edge_simt_launch_as() refuses (-EBUSY) when
+ * this is 0; a caller that launches several at once asks it first.
+ */
+static inline u32 edge_simt_launch_room(const struct edge_simt *s, bool ew,
+					u32 reserve)
+{
+	u32 room = ew ? EDGE_EWARP_PENDING - s->ewarp_len :
+		   EDGE_KMU_PENDING + EDGE_KDU_RUNNING - s->kmu_len - s->kdu_len;
+
+	room = room > reserve ? room - reserve : 0;
+	return room < s->nr_free_ki ? room : s->nr_free_ki;
+}
+
+/*
  * edge_simt_launch_ranked() for a caller that knows what it launches:
  * @tag below EDGE_SIMT_TAGS, and @ew whether @k is an event warp (one
  * TB of at most a warp), as the model's entries know theirs.  @key names
@@ -391,6 +407,7 @@ static inline int edge_simt_launch_as(struct edge_simt *s,
 	u64 now = s->eng->now;
 	u32 cores = s->p->num_cores;
 
+	/* edge_simt_launch_room() > 0, as tests (cheaper than its count). */
 	if (!ki || (ew && s->ewarp_len >= EDGE_EWARP_PENDING) ||
 	    (!ew && s->kmu_len + s->kdu_len >=
 	     EDGE_KMU_PENDING + EDGE_KDU_RUNNING))
