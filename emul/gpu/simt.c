@@ -561,6 +561,16 @@ void edge_simt_kdu_leave(struct edge_simt *s, struct edge_kinst *ki)
 	}
 }
 
+/* Place a queued event warp; placed, it leaves the queue. */
+static inline bool place_ewarp(struct edge_simt *s, struct edge_kinst *ki)
+{
+	if (!edge_preempt_place(s, ki))
+		return false;
+	queue_out(s, ki);
+	edge_simt_ew_dequeued(s, ki);
+	return true;
+}
+
 /*
  * The pass's walk of the queue from @ki, in priority order.  Out of line:
  * a pass of one event warp needs none of its state.
@@ -601,9 +611,7 @@ static noinline void schedule_walk(struct edge_simt *s, struct edge_kinst *ki)
 					break;
 				}
 				edge_preempt_waited(s, ki);
-			} else if (edge_preempt_place(s, ki)) {
-				queue_out(s, ki);
-				edge_simt_ew_dequeued(s, ki);
+			} else if (place_ewarp(s, ki)) {
 				continue;
 			} else {
 				ew_failed = true;
@@ -673,10 +681,7 @@ void edge_simt_schedule(struct edge_simt *s)
 	if (!ki->next && ki->ewarp) {
 		/* Victims are chosen by how far their TBs have run. */
 		settle_pass(s);
-		if (edge_preempt_place(s, ki)) {
-			queue_out(s, ki);
-			edge_simt_ew_dequeued(s, ki);
-		}
+		place_ewarp(s, ki);
 	} else {
 		schedule_walk(s, ki);
 	}
