@@ -306,11 +306,10 @@ static struct edge_ewarp *slot_of(struct edge_simt *s, u32 obj)
  * the next event anyway (edge_engine_fold()): then it is not queued and
  * true is returned, and the caller runs it now.
  */
-static __always_inline bool ew_enter(struct edge_simt *s,
-				     struct edge_ewarp *ew, u32 obj,
-				     u32 state, u64 cycles, bool last)
+static __always_inline bool ew_enter_ns(struct edge_simt *s,
+					struct edge_ewarp *ew, u32 obj,
+					u32 state, u64 ns, bool last)
 {
-	u64 ns = cycles ? edge_simt_cyc2ns(s, cycles) : 0;
 	int ret;
 
 	ew->state = state;
@@ -325,6 +324,15 @@ static __always_inline bool ew_enter(struct edge_simt *s,
 				       state, ew->gen);
 	EDGE_ASSERT(!ret);
 	return false;
+}
+
+/* ew_enter_ns() for @cycles of the core's clock. */
+static __always_inline bool ew_enter(struct edge_simt *s,
+				     struct edge_ewarp *ew, u32 obj,
+				     u32 state, u64 cycles, bool last)
+{
+	return ew_enter_ns(s, ew, obj, state,
+			   cycles ? edge_simt_cyc2ns(s, cycles) : 0, last);
 }
 
 /* The slot is free again: give back what it held, then reschedule. */
@@ -628,7 +636,6 @@ static __always_inline bool launch_now(struct edge_simt *s,
 {
 	struct edge_engine *e = s->eng;
 	u64 ns;
-	int ret;
 
 	if (ki->next || s->nr_deferred || s->nr_unsettled || s->nr_retime ||
 	    !e->fold_left || !edge_engine_none_due(e) || !ew->run_cycles)
@@ -636,17 +643,14 @@ static __always_inline bool launch_now(struct edge_simt *s,
 	ns = edge_simt_cyc2ns(s, ew->run_cycles);
 	if (!ns)
 		return false;
-	/* The held launch's order and count, as defer() and the run take. */
+	/* LAUNCH_IWARP held, as defer() enters it: its order, a generation. */
 	edge_engine_take_order(e);
+	ew->gen++;
+	/* Run as the held launch is: counted, then ew_step()'s case. */
 	e->fold_left--;
 	e->folded++;
 	ew_started(s, ki);
-	/* LAUNCH_IWARP entered, then IWARP_RUNNING: two generations. */
-	ew->state = EDGE_PS_IWARP_RUNNING;
-	ew->gen += 2;
-	ret = edge_engine_push_later(e, e->now + ns, EDGE_EV_EWARP, obj,
-				     EDGE_PS_IWARP_RUNNING, ew->gen);
-	EDGE_ASSERT(!ret);
+	ew_enter_ns(s, ew, obj, EDGE_PS_IWARP_RUNNING, ns, true);
 	return true;
 }
 
