@@ -19,6 +19,13 @@ unload() {
 	rmmod edge || { echo "guest: rmmod edge failed" >&2; fail=1; }
 }
 
+# bench-host ARGS, its lines prefixed tcg_ (make bench's host_ lines are
+# the same binary's on the host).
+tcg_bench_host() {
+	./bench-host "$@" >/tmp/bh || fail=1
+	sed 's/^/tcg_/' /tmp/bh
+}
+
 # kmemleak (the debug kernel): forget what boot left, and at the end
 # report what the suites leaked on the console, where the host counts
 # "unreferenced object" (tools/vm/kernel-reports.sh).
@@ -112,15 +119,12 @@ bench)
 	unload
 	# The model's own path under TCG, on the front end's CPU (0), as
 	# bench-host times it on the host (make bench appends host_ lines).
-	./bench-host time --cpu 0 --events 200000 >/tmp/bh || fail=1
-	sed 's/^/tcg_/' /tmp/bh
-	./bench-host time --cpu 0 --events 200000 --busy >/tmp/bh || fail=1
-	sed 's/^/tcg_/' /tmp/bh
+	tcg_bench_host time --cpu 0 --events 200000
+	tcg_bench_host time --cpu 0 --events 200000 --busy
 	# And its ping-pong with a producer thread, against a raw ring's,
 	# both in user space: what the front end's depth-1 ratio would be
 	# without the kernel's part.
-	./bench-host twothread --depth 1 --ms 400 >/tmp/bh || fail=1
-	sed 's/^/tcg_/' /tmp/bh
+	tcg_bench_host twothread --depth 1 --ms 400
 	# The in-kernel API's path, through edge_nicsim.ko (loads its own).
 	./kapi-bench.sh || fail=1
 	# Real packets: event kernels against the CPU (edge_netrx.ko).
