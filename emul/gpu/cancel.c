@@ -40,8 +40,7 @@ u32 edge_simt_cancel(struct edge_simt *s,
 		if (!ki->queued && !ki->placed && !ki->tbs_dispatched)
 			edge_engine_remove_obj(s->eng, EDGE_EV_READY, ki->idx);
 		if (ki->queued) {
-			edge_simt_queue_remove(s, ki);
-			ki->queued = false;
+			edge_simt_queue_out(s, ki);
 			if (ki->ewarp)
 				edge_simt_ew_dequeued(s, ki);
 		} else if (ki->ewarp && !ki->placed) {

@@ -24,10 +24,11 @@ bool edge_simt_queue_before(const struct edge_simt *s,
 }
 
 /*
- * Ordered by priority (high first), then launch order.  A stream of
+ * edge_simt_queue_insert() into a queue that holds kernels already:
+ * ordered by priority (high first), then launch order.  A stream of
  * equal-priority launches appends at the tail without a walk.
  */
-void edge_simt_queue_insert(struct edge_simt *s, struct edge_kinst *ki)
+void edge_simt_queue_insert_walk(struct edge_simt *s, struct edge_kinst *ki)
 {
 	struct edge_kinst **pp = &s->queue;
 
@@ -41,7 +42,8 @@ void edge_simt_queue_insert(struct edge_simt *s, struct edge_kinst *ki)
 		s->queue_tail = ki;
 }
 
-void edge_simt_queue_remove(struct edge_simt *s, struct edge_kinst *ki)
+/* edge_simt_queue_remove() of a kernel that is not the queue's head. */
+void edge_simt_queue_remove_walk(struct edge_simt *s, struct edge_kinst *ki)
 {
 	struct edge_kinst **pp = &s->queue, *prev = NULL;
 
@@ -61,8 +63,7 @@ void edge_simt_enqueue(struct edge_simt *s, struct edge_kinst *ki)
 {
 	if (ki->queued)
 		return;
-	ki->queued = true;
-	edge_simt_queue_insert(s, ki);
+	edge_simt_queue_in(s, ki);
 }
 
 /*

@@ -63,7 +63,7 @@ void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb);
 void edge_simt_retime_cores(struct edge_simt *s);
 
 void edge_simt_enqueue(struct edge_simt *s, struct edge_kinst *ki);
-void edge_simt_queue_remove(struct edge_simt *s, struct edge_kinst *ki);
+void edge_simt_queue_remove_walk(struct edge_simt *s, struct edge_kinst *ki);
 void edge_simt_kcount_add(struct edge_core *c, struct edge_kinst *ki);
 void edge_simt_kcount_sub(struct edge_core *c, struct edge_kinst *ki);
 int edge_simt_set_tb_policy(struct edge_simt *s, u32 id);
@@ -81,6 +81,28 @@ static inline u64 edge_simt_ratio_milli(u64 a, u64 b)
 		b >>= 1;
 	}
 	return b ? edge_div64(a * 1000, (u32)b) : 0;
+}
+
+/* Out of the dispatcher's queue; its head (the usual case) without a call. */
+static inline void edge_simt_queue_remove(struct edge_simt *s,
+					  struct edge_kinst *ki)
+{
+	if (s->queue != ki) {
+		edge_simt_queue_remove_walk(s, ki);
+		return;
+	}
+	s->queue = ki->next;
+	if (s->queue_tail == ki)
+		s->queue_tail = NULL;
+	ki->next = NULL;
+}
+
+/* A kernel leaves the queue. */
+static inline void edge_simt_queue_out(struct edge_simt *s,
+				       struct edge_kinst *ki)
+{
+	ki->queued = false;
+	edge_simt_queue_remove(s, ki);
 }
 
 /* tbpreempt.c: thread-block preemption */

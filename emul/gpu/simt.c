@@ -176,20 +176,6 @@ bool edge_simt_idle(const struct edge_simt *s)
 	return s->nr_free_ki == s->nr_ki;
 }
 
-/* Out of it; its head without a call, as edge_simt_queue_remove(). */
-static inline void queue_out(struct edge_simt *s, struct edge_kinst *ki)
-{
-	ki->queued = false;
-	if (s->queue != ki) {
-		edge_simt_queue_remove(s, ki);
-		return;
-	}
-	s->queue = ki->next;
-	if (s->queue_tail == ki)
-		s->queue_tail = NULL;
-	ki->next = NULL;
-}
-
 /* An event warp left the queue (placed or cancelled). */
 void edge_simt_ew_dequeued(struct edge_simt *s, struct edge_kinst *ki)
 {
@@ -566,7 +552,7 @@ static inline bool place_ewarp(struct edge_simt *s, struct edge_kinst *ki)
 {
 	if (!edge_preempt_place(s, ki))
 		return false;
-	queue_out(s, ki);
+	edge_simt_queue_out(s, ki);
 	edge_simt_ew_dequeued(s, ki);
 	return true;
 }
@@ -651,7 +637,7 @@ static noinline void schedule_walk(struct edge_simt *s, struct edge_kinst *ki)
 				break;	/* FIFO: events behind it wait too */
 			continue;
 		}
-		queue_out(s, ki);
+		edge_simt_queue_out(s, ki);
 		edge_simt_kdu_leave(s, ki);
 	}
 }

@@ -338,24 +338,31 @@ static inline bool edge_simt_is_ewarp(const struct edge_simt *s,
 	return k->num_tbs == 1 && k->block_threads <= s->p->warp_size;
 }
 
-void edge_simt_queue_insert(struct edge_simt *s, struct edge_kinst *ki);
+void edge_simt_queue_insert_walk(struct edge_simt *s, struct edge_kinst *ki);
 u64 edge_simt_iso_ns(const struct edge_simt *s, const struct edge_kdesc *k);
 
 /*
- * Into the dispatcher's queue; into an empty one without a call (an
- * idle GPU's every event): what edge_simt_queue_insert() does then.
+ * Into the dispatcher's queue, in its order (gpu/dispatch.c); into an
+ * empty one without a call: an idle GPU's every event.
  */
-static inline void edge_simt_queue_in(struct edge_simt *s,
-				      struct edge_kinst *ki)
+static inline void edge_simt_queue_insert(struct edge_simt *s,
+					  struct edge_kinst *ki)
 {
-	ki->queued = true;
 	if (s->queue) {
-		edge_simt_queue_insert(s, ki);
+		edge_simt_queue_insert_walk(s, ki);
 		return;
 	}
 	ki->next = NULL;
 	s->queue = ki;
 	s->queue_tail = ki;
+}
+
+/* A kernel enters the queue. */
+static inline void edge_simt_queue_in(struct edge_simt *s,
+				      struct edge_kinst *ki)
+{
+	ki->queued = true;
+	edge_simt_queue_insert(s, ki);
 }
 
 /* An event warp entered the queue: not waited yet. */
