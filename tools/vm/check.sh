@@ -83,7 +83,7 @@ if ! "$vm/run-guest.sh" --kernel "$VMLINUX" --payload "$build/payload-check" \
 	guest_failed=1
 fi
 # Per-run counts become comments: the totals are printed once, at the end.
-percount() { sed -E 's/^(guest_fuzz_calls|faults_injected|debug_kernel_reports)=/# per run: &/' "$@"; }
+percount() { sed -E 's/^(guest_fuzz_calls|faults_injected|debug_kernel_reports|unplug_torture_rounds)=/# per run: &/' "$@"; }
 percount "$build/check.tap"
 taps+=("$build/check.tap")
 
@@ -105,6 +105,8 @@ taps+=("$build/debug.tap" "$build/debug-reports.tap")
 sumval() { sed -n "s/^$1=\([0-9]*\)$/\1/p" "${@:2}" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
 echo "guest_fuzz_calls=$(sumval guest_fuzz_calls "$build/check.tap" "$build/debug.tap")"
 echo "faults_injected=$(sumval faults_injected "$build/debug.tap")"
+# The unplug torture's dev add/del rounds, both kernels (issue 23: >= 200).
+echo "unplug_torture_rounds=$(sumval unplug_torture_rounds "$build/check.tap" "$build/debug.tap")"
 echo "debug_kernel_reports=$(sumval debug_kernel_reports "$build/debug.out")"
 
 summary=$("$vm/tap-summary.sh" "${taps[@]}")
