@@ -99,6 +99,14 @@ check)
 		rc=$?
 		[ $rc = 0 ] || [ $rc = 4 ] || fail=1
 	done
+	# The guest fuzzer's hostile modes (issue 23): its processes as
+	# nobody, and edge0 deleted and added again while they fuzz.
+	if [ -x ./selftests/edge_fuzz_test ]; then
+		EDGE_FUZZ_CALLS=15000 EDGE_FUZZ_NOBODY=1 \
+			./selftests/edge_fuzz_test || fail=1
+		EDGE_FUZZ_CALLS=15000 EDGE_FUZZ_UNPLUG=1 \
+			./selftests/edge_fuzz_test || fail=1
+	fi
 	if grep -q '^edge_netrx ' /proc/modules; then
 		echo "guest: a suite left edge_netrx.ko loaded" >&2
 		rmmod edge_netrx || fail=1
