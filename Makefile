@@ -69,7 +69,7 @@ REPRO_TARGETS := $(addprefix repro-,$(REPROS))
 
 .PHONY: all deps kernel netmods ksft module tools selftests host-tests run check \
 	bench bench-host lint sim repro $(REPRO_TARGETS) print-repros fuzz clean FORCE \
-	debug-kernel check-debug
+	debug-kernel check-debug mutate
 
 all: module tools selftests sim
 
@@ -154,6 +154,10 @@ repro: deps
 
 host-tests: ksft
 	$(MAKE) -C selftests/emul KSFT_DIR=$(KSFT) O=$(BUILD)/host run
+
+# Not in make check: tens of minutes on 2 cores (Documentation/testing.rst).
+mutate: ksft
+	@KSFT_DIR=$(KSFT) tools/mutate.sh $(MUTANTS)
 
 fuzz: deps
 	$(MAKE) -C selftests/fuzz O=$(BUILD)/host/fuzz run

@@ -400,4 +400,60 @@ TEST(laxsw_static_rank_by_laxity_at_admission)
 	cp_fini();
 }
 
+/*
+ * Algorithm 1 counts the CP's own time as processor sharing: a job of 10
+ * launches beside one with a single launch left waits for 10 + 1 of
+ * them, not 10 + 10.  Here nothing else delays it (the other job's GPU
+ * time fits beside it): admitted iff 100 us + 11 x 500 ns < deadline.
+ */
+TEST(lax_cp_time_is_shared)
+{
+	struct edge_cp_job *j;
+	u64 hold;
+
+	cp_init(_metadata, EDGE_POL_LAX);
+	cp_class(_metadata, 0, 1, 10);	/* one WG: 1/8 of the GPU */
+	ASSERT_EQ(500U, C.cp->cfg.parse_ns);
+	job(0, 0, 100000, 0, 1);		/* admitted, 1 launch left */
+	j = job(1, 0, 0, 0, 10);	/* being inspected */
+	j->state = EDGE_JOB_PARSE;
+	j->deadline = 100 * US + 11 * 500 + 1;
+	EXPECT_TRUE(edge_lax_admits(C.cp, j, false, &hold));
+	EXPECT_EQ(100 * US, hold);
+	j->deadline = 100 * US + 11 * 500;
+	EXPECT_FALSE(edge_lax_admits(C.cp, j, false, &hold));
+	fini();
+}
+
+/* A job is late past its deadline, not at it: its own latency is met. */
+static bool met_with(struct __test_metadata *_metadata, u64 deadline,
+		     u64 *latency)
+{
+	u16 k[1] = { 0 };
+	bool met;
+
+	cp_init(_metadata, EDGE_POL_RR);
+	cp_class(_metadata, 0, 8, 10);
+	ASSERT_EQ(0, cp_submit(0, 0, deadline, 1, k));
+	cp_run(_metadata, EDGE_TIME_NEVER - 1);
+	cp_all_accounted(_metadata, 1);
+	EXPECT_EQ((u32)EDGE_JOB_DONE, C.state[0]);
+	met = C.met[0];
+	*latency = C.done_at[0];
+	EXPECT_EQ(met ? 1ULL : 0ULL, C.cp->st.met);
+	cp_fini();
+	return met;
+}
+
+TEST(job_met_at_its_deadline)
+{
+	u64 lat, l2;
+
+	EXPECT_TRUE(met_with(_metadata, 1000 * US, &lat));
+	EXPECT_GT(lat, 10 * US);
+	EXPECT_TRUE(met_with(_metadata, lat, &l2));
+	EXPECT_EQ(lat, l2);
+	EXPECT_FALSE(met_with(_metadata, lat - 1, &l2));
+}
+
 TEST_HARNESS_MAIN

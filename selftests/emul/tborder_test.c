@@ -300,4 +300,102 @@ TEST(claius_section8_raises_the_larger_t)
 	EXPECT_NO_LEAKS();
 }
 
+/* A batch application of one task of 10 ms / (q x 10 %). */
+static void batch(struct __test_metadata *_metadata, u32 app)
+{
+	struct edge_app ap;
+	u32 q;
+
+	memset(&ap, 0, sizeof(ap));
+	ap.nr_tasks = 1;
+	for (q = 1; q <= EDGE_QUOTA_STEPS; q++)
+		ap.prof[0].ns[q - 1] = 10000000ULL / q;
+	ASSERT_EQ(0, edge_app_set(&R.s, app, &ap));
+}
+
+static void spatial_gpu(struct __test_metadata *_metadata, const char *pol)
+{
+	struct edge_simt_cfg cfg;
+	int id = edge_tb_policy_find(pol);
+
+	ASSERT_LE(0, id);
+	edge_simt_default_cfg(&cfg);
+	cfg.tb_policy = (u32)id;
+	rig_init_cfg(_metadata, edge_preset_find("rtx2080ti"), &cfg);
+	svc(_metadata, 1, 11000000);
+	batch(_metadata, 2);
+	batch(_metadata, 3);
+}
+
+/*
+ * MPS's splits among three applications (one service): even gives each
+ * 200 % / 3 of the SMs; priority gives the service all of them and each
+ * batch application 100 % / 2.
+ */
+TEST(mps_even_and_priority_splits)
+{
+	struct edge_kinst s1, b2;
+
+	spatial_gpu(_metadata, "even");
+	task_of(&s1, 1, 1);
+	task_of(&b2, 2, 1);
+	R.s.tbp->kernel_launch(&R.s, &s1);
+	R.s.tbp->kernel_launch(&R.s, &b2);
+	EXPECT_EQ(edge_quota_cores(&R.s, 66), s1.quota);
+	EXPECT_EQ(edge_quota_cores(&R.s, 66), b2.quota);
+	rig_fini();
+
+	spatial_gpu(_metadata, "priority");
+	task_of(&s1, 1, 1);
+	task_of(&b2, 2, 1);
+	R.s.tbp->kernel_launch(&R.s, &s1);
+	R.s.tbp->kernel_launch(&R.s, &b2);
+	EXPECT_EQ(edge_quota_cores(&R.s, 100), s1.quota);
+	EXPECT_EQ(edge_quota_cores(&R.s, 50), b2.quota);
+	EXPECT_NE(s1.quota, b2.quota);
+	rig_fini();
+	EXPECT_NO_LEAKS();
+}
+
+/*
+ * Baymax issues a batch task only within every query's QoS headroom: a
+ * 1 ms batch task (at 100 %) beside a query of 4 x 1 ms left in 11 ms
+ * goes at 0 ms and not at 7 ms (7 + 1 + 4 > 11); and never while a
+ * service's task waits or runs.
+ */
+TEST(baymax_headroom_and_services_first)
+{
+	struct edge_kinst s1, b2;
+
+	spatial_gpu(_metadata, "baymax");
+	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 1, 11000000));
+	task_of(&b2, 2, 1);
+	b2.k.num_tbs = 4;
+	R.s.tbp->kernel_launch(&R.s, &b2);
+	EXPECT_EQ(EDGE_TB_NOCAP, R.s.tbp->cap(&R.s, &b2, 0));
+	R.s.tbp->kernel_end(&R.s, &b2);
+	edge_engine_advance(&R.eng, 7000000);
+	task_of(&b2, 2, 1);
+	b2.k.num_tbs = 4;
+	R.s.tbp->kernel_launch(&R.s, &b2);
+	EXPECT_EQ(0U, R.s.tbp->cap(&R.s, &b2, 0));
+	R.s.tbp->kernel_end(&R.s, &b2);
+	rig_fini();
+
+	/* A service's kernel launched: the batch task waits, headroom or not. */
+	spatial_gpu(_metadata, "baymax");
+	ASSERT_EQ(0, edge_app_chain_begin(&R.s, 1, 11000000));
+	task_of(&s1, 1, 1);
+	task_of(&b2, 2, 1);
+	R.s.tbp->kernel_launch(&R.s, &s1);
+	R.s.tbp->kernel_launch(&R.s, &b2);
+	EXPECT_EQ(0U, R.s.tbp->cap(&R.s, &b2, 0));
+	EXPECT_EQ(EDGE_TB_NOCAP, R.s.tbp->cap(&R.s, &s1, 0));
+	R.s.tbp->kernel_end(&R.s, &s1);
+	EXPECT_EQ(EDGE_TB_NOCAP, R.s.tbp->cap(&R.s, &b2, 0));
+	R.s.tbp->kernel_end(&R.s, &b2);
+	rig_fini();
+	EXPECT_NO_LEAKS();
+}
+
 TEST_HARNESS_MAIN
