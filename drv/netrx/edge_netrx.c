@@ -175,8 +175,9 @@ static bool nr_is_local(struct net_device *ndev, __be32 daddr)
 /*
  * A source the stack would not answer: what ip_route_input_slow() calls
  * martian (limited broadcast, multicast, 0/8, loopback), an address of
- * this host or a broadcast one (fib_validate_source(): not unicast), or
- * a broadcast or multicast source MAC.  Softirq, under RCU.
+ * this host on any of its devices (fib_validate_source()) or a broadcast
+ * one (not unicast in the namespace's local table), or a broadcast or
+ * multicast source MAC.  Softirq, under RCU.
  */
 static bool nr_martian(const struct sk_buff *skb, __be32 saddr)
 {
@@ -185,8 +186,7 @@ static bool nr_martian(const struct sk_buff *skb, __be32 saddr)
 	if (ipv4_is_lbcast(saddr) || ipv4_is_multicast(saddr) ||
 	    ipv4_is_zeronet(saddr) || ipv4_is_loopback(saddr))
 		return true;
-	return inet_addr_type_dev_table(dev_net(skb->dev), skb->dev,
-					saddr) != RTN_UNICAST;
+	return inet_addr_type(dev_net(skb->dev), saddr) != RTN_UNICAST;
 }
 
 /*
