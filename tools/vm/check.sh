@@ -86,7 +86,7 @@ if ! "$vm/run-guest.sh" --kernel "$VMLINUX" --payload "$build/payload-check" \
 	guest_failed=1
 fi
 # Per-run counts become comments: the totals are printed once, at the end.
-percount() { sed -E 's/^(guest_fuzz_calls|faults_injected|debug_kernel_reports|unplug_torture_rounds)=/# per run: &/' "$@"; }
+percount() { sed -E 's/^(guest_fuzz_calls|packet_torture_frames|faults_injected|debug_kernel_reports|unplug_torture_rounds)=/# per run: &/' "$@"; }
 percount "$build/check.tap"
 taps+=("$build/check.tap")
 
@@ -103,10 +103,12 @@ fi
 percount "$build/debug.out"
 taps+=("$build/debug.tap" "$build/debug-reports.tap")
 
-# Summary lines: the fuzzers' calls (the host's libFuzzer total is
+# Summary lines: the fuzzers' calls and the torture's frames (the host's libFuzzer total is
 # fuzz_calls= above), the faults injected, the debug kernel's reports.
 sumval() { sed -n "s/^$1=\([0-9]*\)$/\1/p" "${@:2}" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
 echo "guest_fuzz_calls=$(sumval guest_fuzz_calls "$build/check.tap" "$build/debug.tap")"
+# edge_netrx_torture_test's hostile frames, both kernels.
+echo "packet_torture_frames=$(sumval packet_torture_frames "$build/check.tap" "$build/debug.tap")"
 echo "faults_injected=$(sumval faults_injected "$build/debug.tap")"
 # The unplug torture's dev add/del rounds, both kernels (issue 23: >= 200).
 echo "unplug_torture_rounds=$(sumval unplug_torture_rounds "$build/check.tap" "$build/debug.tap")"
