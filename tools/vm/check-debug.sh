@@ -45,10 +45,17 @@ payload=$build/payload-debug
 "$vm/payload.sh" "$payload" "$top/build" "$ko" || exit 1
 if [[ -n $suites ]]; then
 	keep=$(mktemp -d)
+	# Split the list without globbing it here (a pattern such as
+	# edge_netrx* would match edge_netrx.ko in the caller's folder), then
+	# glob each in the payload's selftests/.
+	set -f
 	for g in $suites; do
+		set +f
 		# shellcheck disable=SC2086 # the glob is the point
 		cp "$payload"/selftests/$g "$keep/" 2>/dev/null
+		set -f
 	done
+	set +f
 	rm -f "$payload"/selftests/*_test
 	cp "$keep"/* "$payload/selftests/" 2>/dev/null
 	rm -rf "$keep"
