@@ -132,8 +132,8 @@ TEST_F_TIMEOUT(ring, echo_10000_in_order, 60)
 	EXPECT_EQ(N_ECHO, load_acquire(q->cq_tail));
 	EXPECT_EQ(N_ECHO, edge_queue_dispatched(q));
 
-	/* Nothing more arrives. */
-	sleep_ms(20);
+	/* Nothing more arrives, once the front end has looked again. */
+	ASSERT_EQ(0, edge_frontend_settle(0, 5000));
 	EXPECT_EQ(N_ECHO, load_acquire(q->cq_tail));
 	EXPECT_EQ(N_ECHO, edge_sysfs_read(0, "submitted"));
 	EXPECT_EQ(N_ECHO, edge_sysfs_read(0, "completed"));
@@ -382,7 +382,7 @@ TEST_F_TIMEOUT(ring, close_with_events_in_flight, 20)
 	/* fd closed, mappings kept: the file lives on, nothing cancelled. */
 	ASSERT_EQ(0, close(self->d.fd));
 	self->d.fd = -1;
-	sleep_ms(20);
+	ASSERT_EQ(0, edge_frontend_settle(0, 5000));
 	EXPECT_EQ(0, edge_sysfs_read(0, "cancelled"));
 	EXPECT_EQ(16, edge_sysfs_read(0, "inflight"));
 	EXPECT_EQ(1, edge_sysfs_read(0, "registered"));
@@ -391,7 +391,7 @@ TEST_F_TIMEOUT(ring, close_with_events_in_flight, 20)
 	self->d.doorbells = NULL;
 	munmap(q->cq_map, q->cq_len);
 	q->cq_map = NULL;
-	sleep_ms(20);
+	ASSERT_EQ(0, edge_frontend_settle(0, 5000));
 	EXPECT_EQ(0, edge_sysfs_read(0, "cancelled"));
 	EXPECT_EQ(16, edge_sysfs_read(0, "inflight"));
 
@@ -552,7 +552,7 @@ TEST_F(ring, doorbells_are_per_file)
 	/* d2's page, qa's word: then kick. */
 	store_release(&d2.doorbells[qa->id], 3);
 	ASSERT_EQ(0, edge_ioc_kick(d2.fd, 0));
-	sleep_ms(50);
+	ASSERT_EQ(0, edge_frontend_settle(0, 5000));
 	EXPECT_EQ(0, edge_queue_dispatched(qa));
 	EXPECT_EQ(0, load_acquire(qa->cq_tail));
 	EXPECT_EQ(0, edge_sysfs_read(0, "submitted"));
@@ -587,14 +587,14 @@ TEST_F(ring, hostile_doorbell_clamped)
 	store_release(q->doorbell, 1000);
 	ASSERT_EQ(0, edge_ioc_kick(self->d.fd, 0));
 	ASSERT_EQ(8, edge_sysfs_wait_ge(0, "inflight", 8, 5000));
-	sleep_ms(20);
+	ASSERT_EQ(0, edge_frontend_settle(0, 5000));
 	EXPECT_EQ(8, edge_sysfs_read(0, "inflight"));
 	EXPECT_EQ(8, edge_sysfs_read(0, "submitted"));
 	EXPECT_EQ(8, edge_queue_dispatched(q));
 	/* Behind head: as far ahead as it gets; still clamped. */
 	store_release(q->doorbell, 7);
 	ASSERT_EQ(0, edge_ioc_kick(self->d.fd, 0));
-	sleep_ms(20);
+	ASSERT_EQ(0, edge_frontend_settle(0, 5000));
 	EXPECT_EQ(8, edge_sysfs_read(0, "inflight"));
 	EXPECT_EQ(-EBUSY, edge_unregister_id(self->d.fd, q->id));
 
