@@ -440,6 +440,12 @@ TEST_F(ring, unregister_busy_in_flight)
 	struct edge_register reg;
 	struct edge_cqe c;
 
+	/*
+	 * 100 ms of model time at 1 %: 10 s of wall time, so the event is
+	 * still in flight when looked at, however slow the guest (at 100 %
+	 * it once completed before the first look, on the debug kernel).
+	 */
+	ASSERT_EQ(0, edge_sysfs_write(0, "time_scale_pct", "1"));
 	edge_register_init(&reg, EDGE_FN_ECHO, 8, 8, CYCLES_MS(100));
 	ASSERT_EQ(0, edge_queue_create(&self->d, &reg, q));
 	ASSERT_EQ(0, submit_echo(q, 77));
@@ -450,6 +456,8 @@ TEST_F(ring, unregister_busy_in_flight)
 	EXPECT_EQ(-EBUSY, edge_queue_destroy(q));
 	EXPECT_EQ(1, edge_sysfs_read(0, "registered"));
 
+	/* Then 100 times faster: the rest takes a millisecond or so. */
+	ASSERT_EQ(0, edge_sysfs_write(0, "time_scale_pct", "10000"));
 	ASSERT_EQ(0, edge_queue_wait(q, &c, 5000));
 	EXPECT_EQ(EDGE_CQE_STATUS(EDGE_CQE_DONE, 0), c.status);
 	EXPECT_EQ(77, c.res);
