@@ -1228,8 +1228,16 @@ static const struct genl_ops edge_nl_ops[] = {
 	},
 };
 
+/*
+ * The monitor tells every user's PIDs, registrations and job results:
+ * root's only.  genl_bind() checks the flag (backported to 6.1.y; the
+ * build needs it, rather than a monitor open to all).
+ */
+#ifndef GENL_MCAST_CAP_SYS_ADMIN
+#error "the kernel lacks GENL_MCAST_CAP_SYS_ADMIN: the monitor group would be open to every user"
+#endif
 static const struct genl_multicast_group edge_nl_mcgrps[] = {
-	{ .name = EDGE_MCGRP_MONITOR, },
+	{ .name = EDGE_MCGRP_MONITOR, .flags = GENL_MCAST_CAP_SYS_ADMIN, },
 };
 
 static struct genl_family edge_nl_family __ro_after_init = {
