@@ -29,8 +29,14 @@
 #                 paper's headline beside ours); prints each one's wall
 #                 and CPU seconds and repro_seconds
 #   make repro-NAME REPRO_SMOKE=1 [RESULTS=DIR]  a short run of one, into
-#                 DIR (default build/repro-smoke/NAME); make check runs
-#                 each so (tools/vm/repro-smoke.sh)
+#                 DIR (default build/repro-smoke/NAME); tools/vm/repro-smoke.sh
+#                 runs each so.  make check runs each in full into
+#                 build/repro-check/ and compares its CSVs with the
+#                 committed ones (tools/vm/repro-check.sh)
+#   make mutate   one-line mutants of the model and the policies
+#                 (tools/mutants.txt), each in a scratch copy against
+#                 make host-tests and the reproductions; prints
+#                 mutants_caught=N/M (tools/mutate.sh)
 #   make lint     checkpatch --strict and sparse
 #   make fuzz     the libFuzzer targets of emul/: make check's fixed
 #                 runs, or FUZZ_SECONDS=S each (selftests/fuzz/README)
@@ -57,13 +63,13 @@ LIBEDGE	:= tools/libedge/libedge.c tools/libedge/libedge.h
 GUEST_TIMEOUT ?= 900
 
 # The reproductions: one per tools/edge-sim/repro-NAME.sh, so a new one
-# is a new script there, and make check smoke-runs it (print-repros).
+# is a new script there, and make check runs and compares it (print-repros).
 REPROS := $(patsubst tools/edge-sim/repro-%.sh,%,$(wildcard tools/edge-sim/repro-*.sh))
 REPRO_TARGETS := $(addprefix repro-,$(REPROS))
 
 .PHONY: all deps kernel netmods ksft module tools selftests host-tests run check \
 	bench bench-host lint sim repro $(REPRO_TARGETS) print-repros fuzz clean FORCE \
-	debug-kernel check-debug
+	debug-kernel check-debug mutate
 
 all: module tools selftests sim
 
@@ -148,6 +154,10 @@ repro: deps
 
 host-tests: ksft
 	$(MAKE) -C selftests/emul KSFT_DIR=$(KSFT) O=$(BUILD)/host run
+
+# Not in make check: tens of minutes on 2 cores (Documentation/testing.rst).
+mutate: ksft
+	@KSFT_DIR=$(KSFT) tools/mutate.sh $(MUTANTS)
 
 fuzz: deps
 	$(MAKE) -C selftests/fuzz O=$(BUILD)/host/fuzz run

@@ -49,13 +49,18 @@ struct edge_device {
 	 */
 	struct kref ref;
 	/*
-	 * Hot-unplug, as drm_dev_unplug(): set under @lock, then every
-	 * call that entered before it is waited for (SRCU); later calls
-	 * get -ENODEV.  The front end is stopped and everything in flight
-	 * is cancelled with a status; files and kernel queues live on
-	 * until their owners let go.
+	 * Hot-unplug, as drm_dev_unplug() (main.c edge_device_unplug()):
+	 * @unplugged is set under @lock first, and every call that changes
+	 * the model checks it under @lock, so none adds to it after; later
+	 * calls get -ENODEV.  @cancelled is set under @lock once the front
+	 * end stopped and every entry still in the model was cancelled: until
+	 * then an owner letting go (release, kq destroy) takes its entries
+	 * out of the model itself before it frees their rings; after it, the
+	 * model holds none.  Files and kernel queues live on until their
+	 * owners let go.
 	 */
 	bool unplugged;
+	bool cancelled;
 	struct list_head files;		/* open files, under @lock */
 	/*
 	 * Serialises the model: the front-end thread holds it while it
@@ -193,9 +198,6 @@ void edge_job_notify(void *owner, const struct edge_job_end *e);
 /* main.c */
 struct edge_device *edge_device_get_index(unsigned int index);
 void edge_device_put(struct edge_device *ed);
-/* Not annotated here: checkpatch takes a prototype's for a definition. */
-int edge_dev_enter(void);
-void edge_dev_exit(int idx);
 int edge_dev_add(const struct edge_preset *p, int virtual_time, int index,
 		 struct edge_device **out);
 int edge_dev_del(unsigned int index);
@@ -206,7 +208,6 @@ struct edge_device *edge_dev_at_locked(unsigned int index);
 int edge_kapi_init(void);
 void edge_kapi_exit(void);
 void edge_kapi_dispatched(struct edge_device *ed);
-void edge_kapi_going(struct edge_device *ed, struct module *mod);
 void edge_kapi_flush_drops(struct edge_device *ed);
 
 /* frontend.c */

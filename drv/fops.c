@@ -184,8 +184,11 @@ static long edge_register(struct edge_file *ef, struct file *file,
 
 	mutex_lock(&ed->lock);
 	mutex_lock(&ef->rings_lock);
-	/* Unprivileged: the last ekt_reserved entries are not there. */
-	ret = edge_limit_ekt_room(ed, priv);
+	/*
+	 * Under the lock unplug sets it with: no entry after it.  An
+	 * unprivileged file finds the last ekt_reserved entries taken.
+	 */
+	ret = ed->unplugged ? -ENODEV : edge_limit_ekt_room(ed, priv);
 	if (!ret)
 		ret = edge_model_register(&ed->model, &k, &mem, &ef->owner,
 					  &id);
@@ -226,7 +229,7 @@ static long edge_register(struct edge_file *ef, struct file *file,
 		 */
 		mutex_lock(&ed->lock);
 		mutex_lock(&ef->rings_lock);
-		ent = edge_ekt_get(&ed->model.ekt, id);
+		ent = ed->cancelled ? NULL : edge_ekt_get(&ed->model.ekt, id);
 		if (ent && ent->owner == &ef->owner && ent->gen == gen) {
 			edge_nl_ekt_notify(ed, ent, false);
 			edge_model_cancel(&ed->model, id);
@@ -255,6 +258,10 @@ static long edge_unregister(struct edge_file *ef, void __user *uarg)
 		return -EINVAL;
 
 	mutex_lock(&ed->lock);
+	if (ed->unplugged) {
+		mutex_unlock(&ed->lock);
+		return -ENODEV;
+	}
 	mutex_lock(&ef->rings_lock);
 	/* Told with its final counts once it went; a refusal is quiet. */
 	ntf = edge_nl_ekt_msg(ed, edge_ekt_get(&ed->model.ekt, ureg.id),
@@ -323,8 +330,10 @@ static long edge_submit_job(struct edge_file *ef, void __user *uarg)
 	d.user_data = job.user_data;
 
 	mutex_lock(&ed->lock);
-	if (ef->jobs_pending + (ef->jcq_tail - ef->jcq_head) >=
-	    EDGE_JOB_CQ_ENTRIES) {
+	if (ed->unplugged) {
+		ret = -ENODEV;
+	} else if (ef->jobs_pending + (ef->jcq_tail - ef->jcq_head) >=
+		   EDGE_JOB_CQ_ENTRIES) {
 		ret = -EBUSY;
 	} else {
 		/* Real time: the job arrives now, not at the last step. */
@@ -425,23 +434,20 @@ static long edge_ioctl_locked(struct file *file, unsigned int cmd, unsigned long
 /*
  * Every call on a file of an unplugged device is -ENODEV, but for
  * EDGE_IOC_REAP_JOBS: it reads only the file's own FIFO, and drains the
- * jobs the unplug cancelled, so that no submitted job is lost.
+ * jobs the unplug cancelled, so that no submitted job is lost.  The test
+ * here is a fast answer only: each call that changes the model tests the
+ * flag again under ed->lock, the lock the unplug sets it under, so the
+ * unplug never waits for a call (which may be stalled in a user copy).
  */
 static long edge_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct edge_file *ef = file->private_data;
-	long ret;
-	int idx;
 
 	if (cmd == EDGE_IOC_REAP_JOBS)
 		return edge_reap_jobs(ef, (void __user *)arg);
-	idx = edge_dev_enter();
 	if (READ_ONCE(ef->edev->unplugged))
-		ret = -ENODEV;
-	else
-		ret = edge_ioctl_locked(file, cmd, arg);
-	edge_dev_exit(idx);
-	return ret;
+		return -ENODEV;
+	return edge_ioctl_locked(file, cmd, arg);
 }
 
 /* Called by the model, under ed->lock, when completions were published. */
@@ -571,8 +577,12 @@ static int edge_release(struct inode *inode, struct file *file)
 
 	mutex_lock(&ed->lock);
 	list_del(&ef->node);
-	/* An unplugged device cancelled everything and left the model. */
-	if (!ed->unplugged) {
+	/*
+	 * Until the unplug cancelled what the model holds (ed->cancelled),
+	 * our entries are in it, even on an unplugged device whose front
+	 * end may still run: take them out before their rings go.
+	 */
+	if (!ed->cancelled) {
 		/* Jobs first: each ends CANCELLED (with ef, its completion). */
 		edge_model_cancel_jobs(&ed->model, &ef->owner);
 	}
@@ -581,7 +591,7 @@ static int edge_release(struct inode *inode, struct file *file)
 	for (i = 0; i < EDGE_EKT_ENTRIES; i++) {
 		if (!ef->rings[i].sq)
 			continue;
-		if (!ed->unplugged) {
+		if (!ed->cancelled) {
 			struct edge_ekt_entry *ent;
 
 			ent = edge_ekt_get(&ed->model.ekt, i);

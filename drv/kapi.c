@@ -35,8 +35,15 @@ struct edge_kq {
 	struct module *mod;		/* the registering module */
 	edge_kq_notify_fn notify;
 	void *ctx;
-	/* The registration's reference plus one per edge_kq_lookup(). */
+	/*
+	 * The registration's reference plus one per edge_kq_lookup().  A
+	 * queue its module left behind loses the registration's (@dead,
+	 * edge_kapi_going()) and is freed with the last lookup's.
+	 */
 	refcount_t refs;
+	bool dead;
+	struct list_head node;		/* in edge_kqs, under edge_kqs_lock */
+	struct work_struct free_work;	/* a dead queue's last put */
 	u32 id;
 	u32 entries;
 	u32 param_size;
@@ -62,6 +69,15 @@ struct edge_kq {
 	u32 head;
 };
 
+/*
+ * Every kernel queue, plugged device or not: a module that goes with
+ * queues left is found here even after their device was unplugged.
+ */
+static LIST_HEAD(edge_kqs);
+static DEFINE_MUTEX(edge_kqs_lock);
+/* Frees dead queues after their last put; drained at module exit. */
+static struct workqueue_struct *edge_kq_wq;
+
 static void kq_free(struct edge_kq *q)
 {
 	vfree(q->sq);
@@ -69,6 +85,27 @@ static void kq_free(struct edge_kq *q)
 	kvfree(q->submit_ns);
 	kvfree(q->dispatch_ns);
 	kfree(q);
+}
+
+/*
+ * @q left the model and the id table: its memory, its device memory and
+ * its device reference go.  Process context.
+ */
+static void kq_release(struct edge_kq *q)
+{
+	struct edge_device *ed = q->ed;
+
+	mutex_lock(&edge_kqs_lock);
+	list_del(&q->node);
+	mutex_unlock(&edge_kqs_lock);
+	edge_mem_uncharge(ed, q->mem_bytes, 0);
+	kq_free(q);
+	edge_device_put(ed);
+}
+
+static void kq_free_work(struct work_struct *w)
+{
+	kq_release(container_of(w, struct edge_kq, free_work));
 }
 
 /* @q's drops counted and not yet reported; under the device lock. */
@@ -132,7 +169,7 @@ EXPORT_SYMBOL_GPL(edge_device_release);
  */
 bool edge_kq_unplugged(const struct edge_kq *q)
 {
-	return READ_ONCE(q->ed->unplugged);
+	return READ_ONCE(q->ed->unplugged) || READ_ONCE(q->dead);
 }
 EXPORT_SYMBOL_GPL(edge_kq_unplugged);
 
@@ -202,6 +239,8 @@ struct edge_kq *__edge_kq_register(struct edge_device *ed,
 	q->notify = notify;
 	q->ctx = ctx;
 	refcount_set(&q->refs, 1);
+	INIT_LIST_HEAD(&q->node);
+	INIT_WORK(&q->free_work, kq_free_work);
 	q->entries = k.ring_entries;
 	q->param_size = k.param_size;
 	edge_ring_layout(k.ring_entries, k.param_size, PAGE_SIZE, &q->layout);
@@ -252,6 +291,9 @@ struct edge_kq *__edge_kq_register(struct edge_device *ed,
 		return ERR_PTR(ret);
 	}
 	q->cq_head = (u32 *)((u8 *)q->cq + q->layout.cq_head);
+	mutex_lock(&edge_kqs_lock);
+	list_add(&q->node, &edge_kqs);
+	mutex_unlock(&edge_kqs_lock);
 	reg->id = id;
 	return q;
 }
@@ -301,8 +343,10 @@ int edge_kq_unregister(struct edge_kq *q)
 	mutex_lock(&ed->lock);
 	ret = kq_unpublish(q);
 	if (!ret) {
-		/* Unplugged: the entry left the model, cancelled. */
-		if (!ed->unplugged) {
+		/* Unplugged: no new events, but in the model until cancelled. */
+		if (ed->unplugged && !ed->cancelled) {
+			edge_model_cancel(&ed->model, q->id);
+		} else if (!ed->cancelled) {
 			/* Built first, sent only if it went. */
 			struct sk_buff *ntf;
 
@@ -322,11 +366,8 @@ int edge_kq_unregister(struct edge_kq *q)
 			ed->nr_kqs--;
 	}
 	mutex_unlock(&ed->lock);
-	if (!ret) {
-		edge_mem_uncharge(ed, q->mem_bytes, 0);
-		kq_free(q);
-		edge_device_put(ed);
-	}
+	if (!ret)
+		kq_release(q);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(edge_kq_unregister);
@@ -350,7 +391,12 @@ int edge_kq_destroy(struct edge_kq *q)
 	mutex_lock(&ed->lock);
 	ret = kq_unpublish(q);
 	if (!ret) {
-		if (!ed->unplugged) {
+		/*
+		 * Until the unplug cancelled what the model holds, our entry
+		 * is in it, even on an unplugged device: out before its rings
+		 * go.
+		 */
+		if (!ed->cancelled) {
 			kq_flush_drops(q);
 			edge_nl_ekt_notify(ed, edge_ekt_get(&ed->model.ekt,
 							    q->id), false);
@@ -359,11 +405,8 @@ int edge_kq_destroy(struct edge_kq *q)
 		ed->nr_kqs--;
 	}
 	mutex_unlock(&ed->lock);
-	if (!ret) {
-		edge_mem_uncharge(ed, q->mem_bytes, 0);
-		kq_free(q);
-		edge_device_put(ed);
-	}
+	if (!ret)
+		kq_release(q);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(edge_kq_destroy);
@@ -405,11 +448,15 @@ EXPORT_SYMBOL_GPL(edge_kq_lookup);
 void edge_kq_put(struct edge_kq *q)
 {
 	unsigned long flags;
+	bool last;
 
 	/* Under the lock: unpublish reads the count and must see this. */
 	spin_lock_irqsave(&q->ed->kq_lock, flags);
-	WARN_ON_ONCE(refcount_dec_and_test(&q->refs));
+	last = refcount_dec_and_test(&q->refs);
 	spin_unlock_irqrestore(&q->ed->kq_lock, flags);
+	/* Only a dead queue has no registration's reference to keep it. */
+	if (last && !WARN_ON_ONCE(!READ_ONCE(q->dead)))
+		queue_work(edge_kq_wq, &q->free_work);
 }
 EXPORT_SYMBOL_GPL(edge_kq_put);
 
@@ -441,7 +488,7 @@ void *edge_kq_param(struct edge_kq *q, u32 k)
 {
 	u32 seq = q->tail + k;
 
-	if (READ_ONCE(q->ed->unplugged))
+	if (edge_kq_unplugged(q))
 		return NULL;
 	/* Pairs with edge_kq_seen(): the reaper is done with the slot. */
 	if (seq - smp_load_acquire(&q->head) >= q->entries)
@@ -485,7 +532,8 @@ int edge_kq_submit(struct edge_kq *q, u32 n)
 	u32 i;
 
 	rcu_read_lock();
-	if (READ_ONCE(q->ed->unplugged)) {
+	/* Dead: its id may be another queue's now; never ring it. */
+	if (edge_kq_unplugged(q)) {
 		rcu_read_unlock();
 		return -ENODEV;
 	}
@@ -640,27 +688,69 @@ void edge_kapi_dispatched(struct edge_device *ed)
 }
 
 /*
+ * Take @q, whose module is gone, out of the model and the id table, and
+ * drop the registration's reference.  Return true when that was the last
+ * (the caller frees @q), false when edge_kq_lookup() holders keep it:
+ * it is dead to them (edge_kq_submit() refuses it) and the last
+ * edge_kq_put() frees it.  Under edge_kqs_lock.
+ */
+static bool kq_bury(struct edge_kq *q)
+{
+	struct edge_device *ed = q->ed;
+	bool last;
+
+	mutex_lock(&ed->lock);
+	spin_lock_irq(&ed->kq_lock);
+	ed->kqs[q->id] = NULL;
+	ed->kq_map &= ~BIT_ULL(q->id);
+	WRITE_ONCE(q->dead, true);
+	last = refcount_dec_and_test(&q->refs);
+	spin_unlock_irq(&ed->kq_lock);
+	/* Its code is gone: no callback, even for the cancellations. */
+	q->notify = NULL;
+	if (!ed->cancelled)
+		edge_model_cancel(&ed->model, q->id);
+	ed->nr_kqs--;
+	mutex_unlock(&ed->lock);
+	return last;
+}
+
+/*
  * A module going away with queues left would leave the model calling
- * into freed code: cancel and free them, loudly.  Normal owners destroy
- * their queues in their exit function and never get here.
+ * into freed code: cancel them, loudly, on every device, plugged or
+ * not.  Normal owners destroy their queues in their exit function and
+ * never get here.
  */
 static int edge_kapi_module_going(struct notifier_block *nb,
 				  unsigned long action, void *data)
 {
 	struct module *mod = data;
-	unsigned int d;
+	struct edge_kq *q, *tmp;
+	LIST_HEAD(gone);
 
 	if (action != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
-	/* Plugged devices; an unplugged one's leftovers keep it (leak). */
-	mutex_lock(&edge_devs_lock);
-	for (d = 0; d < EDGE_MAX_DEVICES; d++) {
-		struct edge_device *ed = edge_dev_at_locked(d);
-
-		if (ed)
-			edge_kapi_going(ed, mod);
+	mutex_lock(&edge_kqs_lock);
+	list_for_each_entry_safe(q, tmp, &edge_kqs, node) {
+		if (q->mod != mod)
+			continue;
+		WARN(1, "edge: %s left event kernel %u registered\n",
+		     mod->name, q->id);
+		if (kq_bury(q))
+			list_move(&q->node, &gone);
+		else
+			list_del_init(&q->node);
 	}
-	mutex_unlock(&edge_devs_lock);
+	mutex_unlock(&edge_kqs_lock);
+	/* Those no other driver holds go now; the rest with the last put. */
+	list_for_each_entry_safe(q, tmp, &gone, node) {
+		struct edge_device *ed = q->ed;
+
+		list_del(&q->node);
+		edge_mem_uncharge(ed, q->mem_bytes, 0);
+		kq_free(q);
+		edge_device_put(ed);
+	}
 	return NOTIFY_DONE;
 }
 
@@ -670,43 +760,20 @@ static struct notifier_block edge_kapi_nb = {
 
 int edge_kapi_init(void)
 {
-	return register_module_notifier(&edge_kapi_nb);
+	int ret;
+
+	edge_kq_wq = alloc_workqueue("edge_kq", 0, 0);
+	if (!edge_kq_wq)
+		return -ENOMEM;
+	ret = register_module_notifier(&edge_kapi_nb);
+	if (ret)
+		destroy_workqueue(edge_kq_wq);
+	return ret;
 }
 
 void edge_kapi_exit(void)
 {
 	unregister_module_notifier(&edge_kapi_nb);
+	destroy_workqueue(edge_kq_wq);
 }
 
-/* The device table holds a reference while edge_kapi_going() runs. */
-static void edge_device_release_noop(struct kref *ref)
-{
-	WARN_ON_ONCE(1);
-}
-
-/*
- * Cancel and free the queues @mod left on @ed.  The table's reference
- * keeps @ed, so the queues' own go without freeing it.
- */
-void edge_kapi_going(struct edge_device *ed, struct module *mod)
-{
-	u32 i;
-
-	mutex_lock(&ed->lock);
-	for (i = 0; i < EDGE_EKT_ENTRIES; i++) {
-		struct edge_kq *q = ed->kqs[i];
-
-		if (!q || q->mod != mod)
-			continue;
-		WARN(1, "edge: %s left event kernel %u registered\n",
-		     mod->name, i);
-		kq_slot_set(ed, i, NULL);
-		q->notify = NULL;
-		edge_model_cancel(&ed->model, i);
-		ed->nr_kqs--;
-		edge_mem_uncharge(ed, q->mem_bytes, 0);
-		kq_free(q);
-		kref_put(&ed->ref, edge_device_release_noop);
-	}
-	mutex_unlock(&ed->lock);
-}

@@ -12,7 +12,6 @@
 #include <linux/fs.h>
 #include <linux/slab.h>
 #include <linux/ktime.h>
-#include <linux/srcu.h>
 #include <linux/poll.h>
 
 #include "edge_drv.h"
@@ -50,8 +49,6 @@ static struct class *edge_class;
  */
 static struct edge_device *edge_devs[EDGE_MAX_DEVICES];
 DEFINE_MUTEX(edge_devs_lock);	/* the table above, add and del whole */
-/* Calls on a device's files; unplug waits for them (edge_dev_enter()). */
-DEFINE_STATIC_SRCU(edge_unplug_srcu);
 
 /* Every user may open the GPU; isolation is per open file. */
 static char *edge_devnode(struct device *dev, umode_t *mode)
@@ -102,30 +99,27 @@ void edge_device_put(struct edge_device *ed)
 	kref_put(&ed->ref, edge_device_release);
 }
 
-/**
- * edge_dev_enter() - enter a call that needs its device plugged
- *
- * As drm_dev_enter(), but always entered (sparse follows it): the caller
- * checks ed->unplugged inside, returns -ENODEV when it is set, and
- * leaves with edge_dev_exit().  Unplug waits for every call inside.
- *
- * Return: the cookie for edge_dev_exit().
- */
-int edge_dev_enter(void)
-	__acquires(edge_unplug_srcu)
-{
-	return srcu_read_lock(&edge_unplug_srcu);
-}
-
-void edge_dev_exit(int idx) __releases(edge_unplug_srcu)
-{
-	srcu_read_unlock(&edge_unplug_srcu, idx);
-}
-
 /*
- * Unplug: no new calls, wait for those inside, take the node and sysfs
- * away, stop the front end and cancel everything it had.  Under
- * edge_devs_lock; drops the table's reference.
+ * Unplug, in the order Documentation/design.rst ("Lifetimes") gives:
+ *
+ *  1. out of the table (under edge_devs_lock): no new open, lookup,
+ *     placement or netlink call finds it;
+ *  2. @unplugged set under @lock: every call that changes the model
+ *     checks it under the same lock, so none adds an entry or a job
+ *     after this;
+ *  3. its reservations end, and kernel-queue doorbells rung before the
+ *     flag are all in (RCU: edge_kq_submit() reads it inside one);
+ *  4. node and sysfs go (device_destroy() waits for callbacks inside);
+ *  5. the front end stops: nothing steps the model after this;
+ *  6. under @lock, every entry still in the model is cancelled, into
+ *     rings that are still alive: an owner frees its ring only after its
+ *     entry left the model, under @lock, and only while @cancelled is
+ *     clear; then @cancelled is set and the owners free on their own;
+ *  7. the table's reference goes.
+ *
+ * Nothing here waits for a call that may block in a user copy: a call
+ * holds no SRCU or reference of the unplug's, only @lock, never across
+ * a copy.  Under edge_devs_lock (and genl_mutex, from netlink).
  */
 static void edge_device_unplug(struct edge_device *ed)
 {
@@ -137,8 +131,7 @@ static void edge_device_unplug(struct edge_device *ed)
 	mutex_lock(&ed->lock);
 	WRITE_ONCE(ed->unplugged, true);
 	mutex_unlock(&ed->lock);
-	synchronize_srcu(&edge_unplug_srcu);
-	/* No registration is inside: placements made on it end here. */
+	/* Placements on it end here; what registrations drew stays. */
 	edge_mem_unplug(ed);
 	/* Kernel queues' doorbells rung before the flag are all in. */
 	synchronize_rcu();
@@ -152,10 +145,12 @@ static void edge_device_unplug(struct edge_device *ed)
 	/*
 	 * Each entry's jobs and events end CANCELLED, in its ring (a
 	 * file's mapping, a kernel queue's memory) and through its owner's
-	 * callback; the entries leave the model.
+	 * callback; the entries leave the model.  An owner that let go
+	 * since step 2 took its own entries out already.
 	 */
 	for (i = 0; i < EDGE_EKT_ENTRIES; i++)
 		edge_model_cancel(&ed->model, i);
+	ed->cancelled = true;
 	list_for_each_entry(ef, &ed->files, node)
 		wake_up_poll(&ef->cq_wait, EPOLLIN | EPOLLERR | EPOLLHUP);
 	mutex_unlock(&ed->lock);

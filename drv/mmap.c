@@ -97,13 +97,12 @@ static int edge_mmap_locked(struct file *file, struct vm_area_struct *vma)
 int edge_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct edge_file *ef = file->private_data;
-	int idx, ret;
 
-	idx = edge_dev_enter();
+	/*
+	 * A hint: the rings are the file's, alive until its release, so a
+	 * mapping made while the unplug goes on maps live memory.
+	 */
 	if (READ_ONCE(ef->edev->unplugged))
-		ret = -ENODEV;
-	else
-		ret = edge_mmap_locked(file, vma);
-	edge_dev_exit(idx);
-	return ret;
+		return -ENODEV;
+	return edge_mmap_locked(file, vma);
 }

@@ -34,8 +34,11 @@
 
 static struct genl_family edge_nl_family;
 static bool edge_nl_ready;
-/* Bumped by every add and del: dump consistency (NLM_F_DUMP_INTR). */
-static unsigned int edge_devs_gen;
+/*
+ * Bumped by every add and del: dump consistency (NLM_F_DUMP_INTR).  Never
+ * 0, which nl_dump_check_consistent() reads as "no round yet".
+ */
+static unsigned int edge_devs_gen = 1;
 
 /* Beyond a policy's s16 bounds. */
 static struct netlink_range_validation edge_nl_poll_range = {
@@ -339,7 +342,8 @@ void edge_nl_dev_notify(struct edge_device *ed, bool added)
 	struct sk_buff *skb;
 	void *hdr;
 
-	edge_devs_gen++;
+	if (!++edge_devs_gen)
+		edge_devs_gen = 1;
 	skb = edge_nl_ntf_new(added ? EDGE_CMD_DEV_ADD_NTF :
 				      EDGE_CMD_DEV_DEL_NTF, &hdr);
 	if (!skb)
@@ -816,6 +820,11 @@ static struct edge_device *edge_nl_dump_lock(struct netlink_callback *cb)
 		return ERR_PTR(-ENODEV);
 	}
 	mutex_lock(&ed->lock);
+	/*
+	 * A device deleted and added again at the same index between two
+	 * rounds is another device: its rows are flagged NLM_F_DUMP_INTR.
+	 */
+	cb->seq = edge_devs_gen;
 	return ed;
 }
 
@@ -866,6 +875,7 @@ static int edge_nl_ekt_get_dumpit(struct sk_buff *skb,
 			genlmsg_cancel(skb, hdr);
 			break;
 		}
+		nl_dump_check_consistent(cb, nlmsg_hdr(skb));
 		genlmsg_end(skb, hdr);
 	}
 	cb->args[0] = id;
@@ -935,6 +945,7 @@ static int edge_nl_job_get_dumpit(struct sk_buff *skb,
 			genlmsg_cancel(skb, hdr);
 			break;
 		}
+		nl_dump_check_consistent(cb, nlmsg_hdr(skb));
 		genlmsg_end(skb, hdr);
 	}
 	cb->args[0] = slot;

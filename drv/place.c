@@ -271,7 +271,7 @@ static bool edge_resv_of_dev(const struct edge_resv *r, const void *ed)
 
 /**
  * edge_mem_unplug() - drop the reservations on a device going away
- * @ed: device, unplugged, no call left inside (edge_dev_enter())
+ * @ed: device, unplugged (no registration enters its model after it)
  *
  * Its registrations' memory goes as their files and queues let go.
  */

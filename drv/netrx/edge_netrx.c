@@ -13,13 +13,18 @@
  *    EDGE_FN_ICMP_ECHO;
  *  - an IPv4 UDP datagram to udp_port (7, echo), to EDGE_FN_UDP_PING.
  *
- * The GPU verifies the checksums and writes the reply into the parameter
- * entry; the completion callback puts it behind an Ethernet header with
- * the addresses swapped and transmits it on the same device.  Everything
- * else goes to the stack untouched (RX_HANDLER_PASS), counted by reason;
- * what it takes and cannot answer is dropped, counted by reason.  Every
- * frame received while attached ends as exactly one of answered, passed
- * or dropped, once nothing is in flight.
+ * It answers only what the stack itself would answer: not from a martian
+ * or broadcast source, not while icmp_echo_ignore_all is set, not to UDP
+ * source ports below 1024 (echo to echo would loop, to chargen or DNS
+ * would reflect), not a GSO skb.  The GPU verifies the checksums and
+ * writes the reply into the parameter entry; the completion callback
+ * puts it behind an Ethernet header with the addresses swapped and
+ * transmits it on the same device.  Everything else goes to the stack
+ * untouched (RX_HANDLER_PASS), counted by reason, and so does a frame
+ * the GPU cannot take (ring full, device unplugged); what it took and
+ * the GPU refused is dropped, counted by reason.  Every frame received
+ * while attached ends as exactly one of answered, passed or dropped,
+ * once nothing is in flight.
  *
  * Attach and detach at run time through /sys/kernel/edge_netrx/, with
  * traffic flowing: detaching unhooks the device (synchronize_net() waits
@@ -43,7 +48,11 @@
 #include <linux/log2.h>
 #include <linux/atomic.h>
 #include <linux/mutex.h>
+#include <linux/delay.h>
+#include <linux/list.h>
 #include <net/ip.h>
+#include <net/route.h>
+#include <net/checksum.h>
 
 #include "../edge_kapi.h"
 
@@ -92,12 +101,18 @@ struct nr_queue {
 };
 
 struct nr_attach {
-	struct net_device *ndev;
+	/*
+	 * Cleared before the reference is dropped; the completion callback
+	 * reads it under RCU (nr_reply()), and nr_release() waits for it.
+	 */
+	struct net_device __rcu *ndev;
 	netdevice_tracker tracker;
 	struct edge_device *ed;
 	struct nr_queue nq[NR_KINDS];
 	/* Set before the queues are destroyed: no more transmits. */
 	bool detaching;
+	/* On nr_parked while a queue refuses to go (nr_free()). */
+	struct list_head park;
 };
 
 /* Counters; the reasons sum to their totals. */
@@ -112,22 +127,31 @@ struct nr_stats {
 	atomic64_t pass_options;	/* IP options: the stack's to answer */
 	atomic64_t pass_fragment;
 	atomic64_t pass_too_big;	/* larger than an entry */
-	atomic64_t drop_malformed;	/* lengths that lie, or the GPU's EINVAL */
+	atomic64_t pass_malformed;	/* lengths that lie: the stack drops them */
+	atomic64_t pass_gso;		/* a GSO skb: the stack segments it */
+	atomic64_t pass_martian;	/* a source the stack would not answer */
+	atomic64_t pass_udp_sport;	/* UDP from a port below 1024 */
+	atomic64_t pass_sysctl;		/* icmp_echo_ignore_all */
+	atomic64_t pass_ring_full;	/* no free parameter entry */
+	atomic64_t pass_unplugged;	/* the GPU was removed */
+	atomic64_t drop_malformed;	/* the GPU's EINVAL */
 	atomic64_t drop_bad_csum;	/* the GPU's EBADMSG */
-	atomic64_t drop_ring_full;
-	atomic64_t drop_unplugged;	/* the GPU was removed */
 	atomic64_t drop_cancelled;	/* in flight at detach */
 	atomic64_t drop_nomem;		/* no reply skb */
 	atomic64_t drop_xmit;		/* the device refused the reply */
 	atomic64_t inflight;
 	atomic64_t attaches;
 	atomic64_t detaches;
+	atomic64_t parked;		/* detached with a queue still held */
 };
 
 static struct nr_stats st;
 static DEFINE_MUTEX(nr_lock);		/* attach/detach; outside rtnl */
 static struct nr_attach *attached;	/* under nr_lock and rtnl */
 static struct kobject *nr_kobj;
+/* Detached, with a queue another driver still held (nr_free()). */
+static LIST_HEAD(nr_parked);
+static DEFINE_SPINLOCK(nr_park_lock);
 
 static u32 nr_mask(void)
 {
@@ -149,19 +173,34 @@ static bool nr_is_local(struct net_device *ndev, __be32 daddr)
 }
 
 /*
- * What kind of frame this is: a kind we answer, or NR_KINDS with the
- * counter of why it goes to the stack (*why) or is dropped (*drop).
- * Reads only; pulls headers into the linear part, which the stack would
- * do anyway.
+ * A source the stack would not answer: what ip_route_input_slow() calls
+ * martian (limited broadcast, multicast, 0/8, loopback), an address of
+ * this host on any of its devices (fib_validate_source()) or a broadcast
+ * one (not unicast in the namespace's local table), or a broadcast or
+ * multicast source MAC.  Softirq, under RCU.
  */
-static enum nr_kind nr_classify(struct sk_buff *skb, atomic64_t **why,
-				atomic64_t **drop)
+static bool nr_martian(const struct sk_buff *skb, __be32 saddr)
+{
+	if (is_multicast_ether_addr(eth_hdr(skb)->h_source))
+		return true;
+	if (ipv4_is_lbcast(saddr) || ipv4_is_multicast(saddr) ||
+	    ipv4_is_zeronet(saddr) || ipv4_is_loopback(saddr))
+		return true;
+	return inet_addr_type(dev_net(skb->dev), saddr) != RTN_UNICAST;
+}
+
+/*
+ * What kind of frame this is: a kind we answer, or NR_KINDS with the
+ * counter of why it goes to the stack (*why).  Pulls headers into the
+ * linear part, which the stack would do anyway, and so may move the
+ * head: read the headers again after it (ip_hdr(), eth_hdr()).
+ */
+static enum nr_kind nr_classify(struct sk_buff *skb, atomic64_t **why)
 {
 	const struct iphdr *iph;
 	unsigned int hlen, tot;
 	u16 port;
 
-	*drop = NULL;
 	if (skb_vlan_tag_present(skb) || eth_type_vlan(skb->protocol)) {
 		*why = &st.pass_vlan;
 		return NR_KINDS;
@@ -174,8 +213,14 @@ static enum nr_kind nr_classify(struct sk_buff *skb, atomic64_t **why,
 		*why = &st.pass_not_host;
 		return NR_KINDS;
 	}
+	/* The stack segments these (or a bad sender's): never in place. */
+	if (skb_is_gso(skb)) {
+		*why = &st.pass_gso;
+		return NR_KINDS;
+	}
 	*why = &st.pass_not_ours;
-	if (!pskb_may_pull(skb, sizeof(*iph)))
+	if (!skb_mac_header_was_set(skb) || skb->mac_len != ETH_HLEN ||
+	    !pskb_may_pull(skb, sizeof(*iph)))
 		return NR_KINDS;
 	iph = ip_hdr(skb);
 	hlen = iph->ihl * 4;
@@ -195,6 +240,15 @@ static enum nr_kind nr_classify(struct sk_buff *skb, atomic64_t **why,
 		if (!port || skb_copy_bits(skb, hlen, &uh, sizeof(uh)) ||
 		    uh.dest != htons(port))
 			return NR_KINDS;
+		/*
+		 * Echo to a well-known port loops (7, another echo server)
+		 * or reflects (19 chargen, 53 DNS): RFC 862 servers and
+		 * the kernel's own users refuse these.
+		 */
+		if (ntohs(uh.source) < 1024 || uh.source == uh.dest) {
+			*why = &st.pass_udp_sport;
+			return NR_KINDS;
+		}
 	} else {
 		return NR_KINDS;
 	}
@@ -212,74 +266,112 @@ static enum nr_kind nr_classify(struct sk_buff *skb, atomic64_t **why,
 		*why = &st.pass_too_big;
 		return NR_KINDS;
 	}
-	/* Truncated, or a length below its headers: nobody answers it. */
+	/* Truncated, or a length below its headers: the stack drops it. */
 	if (tot > skb->len || tot < hlen + 8) {
-		*why = NULL;
-		*drop = &st.drop_malformed;
+		*why = &st.pass_malformed;
+		return NR_KINDS;
+	}
+	if (nr_martian(skb, iph->saddr)) {
+		*why = &st.pass_martian;
+		return NR_KINDS;
+	}
+	/* The stack would not answer it either (icmp_echo()). */
+	if (iph->protocol == IPPROTO_ICMP &&
+	    READ_ONCE(dev_net(skb->dev)->ipv4.sysctl_icmp_echo_ignore_all)) {
+		*why = &st.pass_sysctl;
 		return NR_KINDS;
 	}
 	return iph->protocol == IPPROTO_ICMP ? NR_ICMP : NR_UDP;
 }
 
-/* Softirq: hand the packet to the GPU; never sleeps. */
+/*
+ * A local sender's checksum may still be the NIC's to finish (veth
+ * offers checksum offload): finish it in the entry's copy, as a wire
+ * would have, as skb_checksum_help() does, but without writing the skb,
+ * whose head a clone (an AF_PACKET tap) may share.
+ */
+static bool nr_finish_csum(const struct sk_buff *skb, u8 *pkt, u32 tot)
+{
+	int start = skb_checksum_start_offset(skb);
+	u32 off = start + skb->csum_offset;
+	__wsum csum;
+
+	if (start < 0 || off + sizeof(__sum16) > tot)
+		return false;
+	csum = csum_partial(pkt + start, tot - start, 0);
+	*(__sum16 *)(pkt + off) = csum_fold(csum) ?: CSUM_MANGLED_0;
+	return true;
+}
+
+/*
+ * Softirq: hand the packet to the GPU; never sleeps.  Returns NULL when
+ * the GPU took it (the caller consumes the skb), or the counter of why
+ * it goes to the stack untouched: nothing here writes the skb.
+ */
 static atomic64_t *nr_submit(struct nr_queue *nq, struct sk_buff *skb)
 {
+	/* Read after nr_classify()'s pulls, which may move the head. */
 	unsigned int tot = ntohs(ip_hdr(skb)->tot_len);
-	const struct ethhdr *eth = eth_hdr(skb);
 	struct edge_pkt_param *pp;
+	const struct ethhdr *eth;
+	atomic64_t *pass = NULL;
 	struct nr_slot *s;
-	atomic64_t *drop = NULL;
 
-	/*
-	 * A local sender's UDP checksum may still be the NIC's to finish
-	 * (veth offers checksum offload): finish it, as a wire would.
-	 */
-	if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb))
-		return &st.drop_malformed;
 	spin_lock(&nq->lock);
 	pp = edge_kq_param(nq->q, 0);
 	if (!pp) {
-		drop = edge_kq_unplugged(nq->q) ? &st.drop_unplugged :
-						  &st.drop_ring_full;
+		pass = edge_kq_unplugged(nq->q) ? &st.pass_unplugged :
+						  &st.pass_ring_full;
 		goto out;
 	}
-	if (skb_copy_bits(skb, 0, pp->data, tot)) {
-		drop = &st.drop_malformed;
+	if (skb_copy_bits(skb, 0, pp->data, tot) ||
+	    (skb->ip_summed == CHECKSUM_PARTIAL &&
+	     !nr_finish_csum(skb, pp->data, tot))) {
+		pass = &st.pass_malformed;
 		goto out;
 	}
 	pp->len = tot;
 	s = &nq->slots[nq->next & nr_mask()];
+	eth = eth_hdr(skb);
 	ether_addr_copy(s->dst, eth->h_source);
 	ether_addr_copy(s->src, eth->h_dest);
 	atomic64_inc(&st.inflight);
 	if (edge_kq_submit(nq->q, 1)) {
 		atomic64_dec(&st.inflight);
-		drop = &st.drop_unplugged;
+		pass = &st.pass_unplugged;
 		goto out;
 	}
 	nq->next++;
 out:
 	spin_unlock(&nq->lock);
-	return drop;
+	return pass;
 }
 
 static rx_handler_result_t nr_rx(struct sk_buff **pskb)
 {
 	struct sk_buff *skb = *pskb;
 	struct nr_attach *a = rcu_dereference(skb->dev->rx_handler_data);
-	atomic64_t *why, *drop;
+	atomic64_t *why;
 	enum nr_kind kind;
 
 	atomic64_inc(&st.received);
-	kind = nr_classify(skb, &why, &drop);
-	if (kind == NR_KINDS && !drop) {
+	/*
+	 * Another holder may still read this skb: pull (and consume) only
+	 * our own.  A failed clone has freed it: nothing left to pass.
+	 */
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb) {
+		atomic64_inc(&st.drop_nomem);
+		return RX_HANDLER_CONSUMED;
+	}
+	*pskb = skb;
+	kind = nr_classify(skb, &why);
+	if (kind != NR_KINDS)
+		why = nr_submit(&a->nq[kind], skb);
+	if (why) {
 		atomic64_inc(why);
 		return RX_HANDLER_PASS;
 	}
-	if (kind != NR_KINDS)
-		drop = nr_submit(&a->nq[kind], skb);
-	if (drop)
-		atomic64_inc(drop);
 	consume_skb(skb);
 	return RX_HANDLER_CONSUMED;
 }
@@ -287,10 +379,10 @@ static rx_handler_result_t nr_rx(struct sk_buff **pskb)
 /* The front-end thread, device mutex held: transmit one reply. */
 static void nr_reply(struct nr_queue *nq, const struct edge_kq_completion *c)
 {
-	struct net_device *ndev = nq->a->ndev;
 	const struct edge_pkt_param *pp = c->param;
 	const struct nr_slot *s = &nq->slots[c->seq & nr_mask()];
 	u32 len = c->cqe.res;
+	struct net_device *ndev;
 	struct sk_buff *skb;
 	struct ethhdr *eth;
 
@@ -299,8 +391,17 @@ static void nr_reply(struct nr_queue *nq, const struct edge_kq_completion *c)
 		atomic64_inc(&st.drop_malformed);
 		return;
 	}
+	/* nr_release() clears it and waits for us before its netdev_put(). */
+	rcu_read_lock();
+	ndev = rcu_dereference(nq->a->ndev);
+	if (!ndev) {
+		rcu_read_unlock();
+		atomic64_inc(&st.drop_cancelled);
+		return;
+	}
 	skb = netdev_alloc_skb(ndev, ETH_HLEN + len);
 	if (!skb) {
+		rcu_read_unlock();
 		atomic64_inc(&st.drop_nomem);
 		return;
 	}
@@ -318,6 +419,7 @@ static void nr_reply(struct nr_queue *nq, const struct edge_kq_completion *c)
 						   &st.answered_udp);
 	else
 		atomic64_inc(&st.drop_xmit);
+	rcu_read_unlock();
 }
 
 static void nr_notify(struct edge_kq *q, void *ctx)
@@ -346,20 +448,48 @@ static void nr_notify(struct edge_kq *q, void *ctx)
 	}
 }
 
-static void nr_free(struct nr_attach *a)
+/*
+ * Destroy the queues, then free what their callbacks use.  A queue that
+ * another driver holds (edge_kq_lookup()) refuses with -EBUSY and stays
+ * registered, and its callback may still run: wait for the holder a
+ * while, as a holder's reference is short by the API's rules; if it is
+ * still held, park the state instead of freeing it under the callback,
+ * and try again at module exit.  Returns true when freed.
+ */
+static bool nr_free_try(struct nr_attach *a, unsigned int wait_ms)
 {
+	unsigned int ms = 0;
 	int k;
 
-	/* The queues first: their callbacks use the slots and the device. */
 	WRITE_ONCE(a->detaching, true);
-	for (k = 0; k < NR_KINDS; k++)
-		if (!IS_ERR_OR_NULL(a->nq[k].q))
-			WARN_ON(edge_kq_destroy(a->nq[k].q));
+	for (k = 0; k < NR_KINDS; k++) {
+		if (IS_ERR_OR_NULL(a->nq[k].q))
+			continue;
+		while (edge_kq_destroy(a->nq[k].q) == -EBUSY) {
+			if (ms >= wait_ms)
+				return false;
+			msleep(20);
+			ms += 20;
+		}
+		a->nq[k].q = NULL;
+	}
 	for (k = 0; k < NR_KINDS; k++)
 		kvfree(a->nq[k].slots);
 	if (a->ed)
 		edge_device_release(a->ed);
 	kfree(a);
+	return true;
+}
+
+static void nr_free(struct nr_attach *a)
+{
+	if (nr_free_try(a, 2000))
+		return;
+	pr_warn("edge_netrx: a queue is held by another driver; freed when it is released\n");
+	atomic64_inc(&st.parked);
+	spin_lock(&nr_park_lock);
+	list_add_tail(&a->park, &nr_parked);
+	spin_unlock(&nr_park_lock);
 }
 
 /* Process context, nr_lock held, not rtnl (registration takes the GPU's). */
@@ -434,10 +564,12 @@ static int nr_attach(const char *name)
 		ret = ndev ? -EOPNOTSUPP : -ENODEV;
 		goto err_unlock;
 	}
-	a->ndev = ndev;
+	RCU_INIT_POINTER(a->ndev, ndev);
 	ret = netdev_rx_handler_register(ndev, nr_rx, a);
-	if (ret)
+	if (ret) {
+		RCU_INIT_POINTER(a->ndev, NULL);
 		goto err_unlock;
+	}
 	netdev_hold(ndev, &a->tracker, GFP_KERNEL);
 	attached = a;
 	rtnl_unlock();
@@ -463,20 +595,26 @@ static struct nr_attach *nr_unhook(void)
 
 	if (!a)
 		return NULL;
-	netdev_rx_handler_unregister(a->ndev);
+	netdev_rx_handler_unregister(rtnl_dereference(a->ndev));
 	attached = NULL;
 	return a;
 }
 
-/* After nr_unhook(), without rtnl: cancel what is in flight, free. */
+/*
+ * After nr_unhook(): the device's reference goes only after no
+ * completion can use it (nr_reply() reads it under RCU, and finds it
+ * cleared once synchronize_net() returns); then cancel what is in
+ * flight and free.  The one caller that unhooked @a owns it.
+ */
 static void nr_release(struct nr_attach *a)
 {
-	struct net_device *ndev = a->ndev;
+	struct net_device *ndev = rcu_dereference_protected(a->ndev, true);
 
-	synchronize_net();
 	WRITE_ONCE(a->detaching, true);
+	RCU_INIT_POINTER(a->ndev, NULL);
+	/* Receivers in nr_rx() and senders in nr_reply() are done. */
+	synchronize_net();
 	netdev_put(ndev, &a->tracker);
-	a->ndev = NULL;
 	nr_free(a);
 	atomic64_inc(&st.detaches);
 }
@@ -510,7 +648,7 @@ static int nr_netdev_event(struct notifier_block *nb, unsigned long event,
 	if (event != NETDEV_UNREGISTER)
 		return NOTIFY_DONE;
 	a = attached;
-	if (!a || a->ndev != ndev)
+	if (!a || rtnl_dereference(a->ndev) != ndev)
 		return NOTIFY_DONE;
 	nr_unhook();
 	/*
@@ -558,16 +696,22 @@ static struct nr_counter_attr nr_counters[] = {
 	NR_COUNTER(pass_options, pass_options),
 	NR_COUNTER(pass_fragment, pass_fragment),
 	NR_COUNTER(pass_too_big, pass_too_big),
+	NR_COUNTER(pass_malformed, pass_malformed),
+	NR_COUNTER(pass_gso, pass_gso),
+	NR_COUNTER(pass_martian, pass_martian),
+	NR_COUNTER(pass_udp_sport, pass_udp_sport),
+	NR_COUNTER(pass_sysctl, pass_sysctl),
+	NR_COUNTER(pass_ring_full, pass_ring_full),
+	NR_COUNTER(pass_unplugged, pass_unplugged),
 	NR_COUNTER(drop_malformed, drop_malformed),
 	NR_COUNTER(drop_bad_csum, drop_bad_csum),
-	NR_COUNTER(drop_ring_full, drop_ring_full),
-	NR_COUNTER(drop_unplugged, drop_unplugged),
 	NR_COUNTER(drop_cancelled, drop_cancelled),
 	NR_COUNTER(drop_nomem, drop_nomem),
 	NR_COUNTER(drop_xmit, drop_xmit),
 	NR_COUNTER(inflight, inflight),
 	NR_COUNTER(attaches, attaches),
 	NR_COUNTER(detaches, detaches),
+	NR_COUNTER(parked, parked),
 };
 
 /* A run of struct nr_stats' counters, @from to @to: one reason's kind. */
@@ -587,7 +731,7 @@ static ssize_t stats_show(struct kobject *k, struct kobj_attribute *at,
 	int n = sysfs_emit(buf, "received %lld answered %lld passed %lld ",
 			   atomic64_read(&st.received),
 			   nr_sum(&st.answered_icmp, &st.answered_udp),
-			   nr_sum(&st.pass_not_ipv4, &st.pass_too_big));
+			   nr_sum(&st.pass_not_ipv4, &st.pass_unplugged));
 
 	return n + sysfs_emit_at(buf, n, "dropped %lld inflight %lld\n",
 				 nr_sum(&st.drop_malformed, &st.drop_xmit),
@@ -604,7 +748,8 @@ static ssize_t attach_show(struct kobject *k, struct kobj_attribute *at,
 
 	/* rtnl: the device's removal detaches under it (nr_netdev_event). */
 	rtnl_lock();
-	n = attached ? sysfs_emit(buf, "%s\n", attached->ndev->name) :
+	n = attached ? sysfs_emit(buf, "%s\n",
+				  rtnl_dereference(attached->ndev)->name) :
 		       sysfs_emit(buf, "\n");
 	rtnl_unlock();
 	return n;
@@ -723,10 +868,19 @@ err_notifier:
 /* sysfs first, so no attach can start; then detach what is attached. */
 static void __exit nr_exit(void)
 {
+	struct nr_attach *a, *n;
+	LIST_HEAD(parked);
+
 	sysfs_remove_group(nr_kobj, &nr_group);
 	kobject_put(nr_kobj);
 	nr_detach();
 	unregister_netdevice_notifier(&nr_notifier);
+	/* Parked states: their holders must let go before we are gone. */
+	spin_lock(&nr_park_lock);
+	list_splice_init(&nr_parked, &parked);
+	spin_unlock(&nr_park_lock);
+	list_for_each_entry_safe(a, n, &parked, park)
+		nr_free_try(a, UINT_MAX);
 }
 
 module_init(nr_init);

@@ -132,8 +132,8 @@ TEST_F_TIMEOUT(ring, echo_10000_in_order, 60)
 	EXPECT_EQ(N_ECHO, load_acquire(q->cq_tail));
 	EXPECT_EQ(N_ECHO, edge_queue_dispatched(q));
 
-	/* Nothing more arrives. */
-	sleep_ms(20);
+	/* Nothing more arrives, once the front end has looked again. */
+	ASSERT_EQ(0, edge_frontend_settle(0, 5000));
 	EXPECT_EQ(N_ECHO, load_acquire(q->cq_tail));
 	EXPECT_EQ(N_ECHO, edge_sysfs_read(0, "submitted"));
 	EXPECT_EQ(N_ECHO, edge_sysfs_read(0, "completed"));
@@ -382,7 +382,7 @@ TEST_F_TIMEOUT(ring, close_with_events_in_flight, 20)
 	/* fd closed, mappings kept: the file lives on, nothing cancelled. */
 	ASSERT_EQ(0, close(self->d.fd));
 	self->d.fd = -1;
-	sleep_ms(20);
+	ASSERT_EQ(0, edge_frontend_settle(0, 5000));
 	EXPECT_EQ(0, edge_sysfs_read(0, "cancelled"));
 	EXPECT_EQ(16, edge_sysfs_read(0, "inflight"));
 	EXPECT_EQ(1, edge_sysfs_read(0, "registered"));
@@ -391,7 +391,7 @@ TEST_F_TIMEOUT(ring, close_with_events_in_flight, 20)
 	self->d.doorbells = NULL;
 	munmap(q->cq_map, q->cq_len);
 	q->cq_map = NULL;
-	sleep_ms(20);
+	ASSERT_EQ(0, edge_frontend_settle(0, 5000));
 	EXPECT_EQ(0, edge_sysfs_read(0, "cancelled"));
 	EXPECT_EQ(16, edge_sysfs_read(0, "inflight"));
 
@@ -440,6 +440,12 @@ TEST_F(ring, unregister_busy_in_flight)
 	struct edge_register reg;
 	struct edge_cqe c;
 
+	/*
+	 * 100 ms of model time at 1 %: 10 s of wall time, so the event is
+	 * still in flight when looked at, however slow the guest (at 100 %
+	 * it once completed before the first look, on the debug kernel).
+	 */
+	ASSERT_EQ(0, edge_sysfs_write(0, "time_scale_pct", "1"));
 	edge_register_init(&reg, EDGE_FN_ECHO, 8, 8, CYCLES_MS(100));
 	ASSERT_EQ(0, edge_queue_create(&self->d, &reg, q));
 	ASSERT_EQ(0, submit_echo(q, 77));
@@ -450,6 +456,8 @@ TEST_F(ring, unregister_busy_in_flight)
 	EXPECT_EQ(-EBUSY, edge_queue_destroy(q));
 	EXPECT_EQ(1, edge_sysfs_read(0, "registered"));
 
+	/* Then 100 times faster: the rest takes a millisecond or so. */
+	ASSERT_EQ(0, edge_sysfs_write(0, "time_scale_pct", "10000"));
 	ASSERT_EQ(0, edge_queue_wait(q, &c, 5000));
 	EXPECT_EQ(EDGE_CQE_STATUS(EDGE_CQE_DONE, 0), c.status);
 	EXPECT_EQ(77, c.res);
@@ -552,7 +560,7 @@ TEST_F(ring, doorbells_are_per_file)
 	/* d2's page, qa's word: then kick. */
 	store_release(&d2.doorbells[qa->id], 3);
 	ASSERT_EQ(0, edge_ioc_kick(d2.fd, 0));
-	sleep_ms(50);
+	ASSERT_EQ(0, edge_frontend_settle(0, 5000));
 	EXPECT_EQ(0, edge_queue_dispatched(qa));
 	EXPECT_EQ(0, load_acquire(qa->cq_tail));
 	EXPECT_EQ(0, edge_sysfs_read(0, "submitted"));
@@ -587,14 +595,14 @@ TEST_F(ring, hostile_doorbell_clamped)
 	store_release(q->doorbell, 1000);
 	ASSERT_EQ(0, edge_ioc_kick(self->d.fd, 0));
 	ASSERT_EQ(8, edge_sysfs_wait_ge(0, "inflight", 8, 5000));
-	sleep_ms(20);
+	ASSERT_EQ(0, edge_frontend_settle(0, 5000));
 	EXPECT_EQ(8, edge_sysfs_read(0, "inflight"));
 	EXPECT_EQ(8, edge_sysfs_read(0, "submitted"));
 	EXPECT_EQ(8, edge_queue_dispatched(q));
 	/* Behind head: as far ahead as it gets; still clamped. */
 	store_release(q->doorbell, 7);
 	ASSERT_EQ(0, edge_ioc_kick(self->d.fd, 0));
-	sleep_ms(20);
+	ASSERT_EQ(0, edge_frontend_settle(0, 5000));
 	EXPECT_EQ(8, edge_sysfs_read(0, "inflight"));
 	EXPECT_EQ(-EBUSY, edge_unregister_id(self->d.fd, q->id));
 

@@ -278,6 +278,34 @@ static inline long long edge_sysfs_wait_ge(int dev, const char *attr,
 	}
 }
 
+/*
+ * Wait (@ms at most) until the front end of device @dev has looked at
+ * every doorbell after this call began, and found nothing left to do:
+ * the condition a test waits on before asserting that nothing happened.
+ * The front end goes to sleep only after a last look at every registered
+ * entry's doorbell (frontend_sleep(): NEED_WAKEUP, a full barrier, then
+ * edge_model_doorbell_pending()), and counts the sleep ("sleeps", read
+ * under the device lock, so an increase seen here was counted after the
+ * first read).  A store to poll_idle_us of its own value wakes a sleeping
+ * front end (a time-less sleep would never end by itself): it rescans
+ * every doorbell, steps, and sleeps again.  Returns 0, or -ETIME.
+ */
+static inline int edge_frontend_settle(int dev, unsigned int ms)
+{
+	long long s0 = edge_sysfs_read(dev, "sleeps");
+	long long idle = edge_sysfs_read(dev, "poll_idle_us");
+	char v[24];
+	int ret;
+
+	if (s0 < 0 || idle < 0)
+		return -ENOENT;
+	snprintf(v, sizeof(v), "%lld", idle);
+	ret = edge_sysfs_write(dev, "poll_idle_us", v);
+	if (ret)
+		return ret;
+	return edge_sysfs_wait_ge(dev, "sleeps", s0 + 1, ms) > s0 ? 0 : -ETIME;
+}
+
 static inline long edge_taint(void)
 {
 	char buf[32] = "";

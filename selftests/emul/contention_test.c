@@ -216,6 +216,7 @@ TEST(zero_time_grid_is_bounded)
 	r.ring_entries = 1;
 	r.warp_cycles = 1;
 	ASSERT_EQ(0, edge_validate_register(m.preset, &r, &k));
+	memset(&mem, 0, sizeof(mem));	/* no doorbell summary */
 	edge_ring_layout(1, 8, 4096, &mem.layout);
 	mem.doorbells = calloc(1, 4096);
 	mem.sq = calloc(1, mem.layout.sq_size);

@@ -393,6 +393,7 @@ TEST(model_runs_lpm_with_its_table)
 	edge_ring_layout(4, 16, 4096, &l);
 	sq = calloc(1, l.sq_size);
 	cq = calloc(1, l.cq_size);
+	memset(&mem, 0, sizeof(mem));	/* no doorbell summary */
 	mem.doorbells = db;
 	mem.sq = sq;
 	mem.cq = cq;

@@ -75,6 +75,7 @@ static u32 jm_reg(struct __test_metadata *_metadata, struct edge_model *m,
 	r.warp_cycles = ns * 7 / 10;	/* 700 MHz */
 	if (edge_validate_register(edge_p(), &r, &k))
 		return ~0U;
+	memset(&mem, 0, sizeof(mem));	/* no doorbell summary */
 	edge_ring_layout(r.ring_entries, r.param_size, PAGE, &mem.layout);
 	mem.doorbells = db_page;
 	if (nring_mem + 2 > sizeof(ring_mem) / sizeof(ring_mem[0]))

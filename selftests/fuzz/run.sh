@@ -8,6 +8,9 @@
 #   not ok N fuzz.<target> # <why>      (crash, sanitizer report, leak,
 #                                       time-out, no "Done R runs" line,
 #                                       fewer runs than asked)
+#   ok N fuzz.replay.<file>             (each reproducer in crashes/,
+#   not ok N fuzz.replay.<file> # <why>  named <target>-<what>, run once
+#                                       by its target: a regression corpus)
 #   fuzz_calls=<total runs>
 #
 # Usage: run.sh BUILD_DIR -runs TARGET=RUNS...
@@ -88,8 +91,21 @@ for t in "${targets[@]}"; do
 done
 wait
 
+# The reproducers of bugs found before (crashes/<target>-<what>): each
+# must pass now, in the strict build as in the default one.
+replays=()
+for f in "$here"/crashes/*; do
+	[ -f "$f" ] || continue
+	t=${f##*/}
+	t=${t%%-*}
+	[[ -n ${limit[$t]:-} ]] && replays+=("$f")
+done
+if [ "${FUZZ_STRICT:-1}" = 1 ] && [ ${#replays[@]} = 0 ]; then
+	echo "run.sh: no reproducer in $here/crashes/ for these targets" >&2
+fi
+
 echo "TAP version 13"
-echo "1..${#targets[@]}"
+echo "1..$((${#targets[@]} + ${#replays[@]}))"
 n=0
 fail=0
 total=0
@@ -119,6 +135,27 @@ for t in "${targets[@]}"; do
 		grep -E 'FUZZ ASSERT|^==[0-9]+==ERROR|SUMMARY|runtime error|Test unit written|Assertion' \
 			"$log" | head -n 8 | sed 's/^/# /'
 		[ -n "$runs" ] && total=$((total + runs))
+	fi
+done
+for f in "${replays[@]}"; do
+	n=$((n + 1))
+	r=${f##*/}
+	t=${r%%-*}
+	log=$build/replay-$r.log
+	# One input, run once; -timeout: a hang is a failure (bug 3 was one).
+	"$build/$t" -timeout=20 -rss_limit_mb=4096 "$f" >"$log" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q "^Executed .* in [0-9]* ms" "$log"; then
+		echo "ok $n fuzz.replay.$r"
+	else
+		fail=$((fail + 1))
+		why="exit $rc"
+		grep -q '^==[0-9]*==ERROR' "$log" && why="sanitizer report"
+		grep -q 'FUZZ ASSERT' "$log" && why="assertion"
+		grep -q 'ERROR: libFuzzer: timeout' "$log" && why="time-out"
+		echo "not ok $n fuzz.replay.$r # $why, see $log"
+		grep -E 'FUZZ ASSERT|^==[0-9]+==ERROR|SUMMARY|runtime error|Assertion' \
+			"$log" | head -n 8 | sed 's/^/# /'
 	fi
 done
 echo "fuzz_calls=$total"

@@ -29,6 +29,8 @@ done
 build=${1:?usage: check-debug.sh [--ko KO] [--suites GLOBS] OUT_DIR}
 mkdir -p "$build"
 status=0
+# An early exit below must leave no earlier run's results to be read.
+rm -f "$build/debug.tap" "$build/debug-reports.tap"
 
 # CACHE: make's (a private cache, e.g. one whose debug kernel has options
 # the shared one lacks); default the tree's .cache.
@@ -45,13 +47,31 @@ payload=$build/payload-debug
 "$vm/payload.sh" "$payload" "$top/build" "$ko" || exit 1
 if [[ -n $suites ]]; then
 	keep=$(mktemp -d)
+	# Split the list without globbing it here (a pattern such as
+	# edge_netrx* would match edge_netrx.ko in the caller's folder), then
+	# glob each in the payload's selftests/.
+	set -f
 	for g in $suites; do
+		set +f
 		# shellcheck disable=SC2086 # the glob is the point
 		cp "$payload"/selftests/$g "$keep/" 2>/dev/null
+		set -f
 	done
+	set +f
 	rm -f "$payload"/selftests/*_test
 	cp "$keep"/* "$payload/selftests/" 2>/dev/null
 	rm -rf "$keep"
+	# The guest runs (and expects) only the suites asked for.
+	while read -r name; do
+		for g in $suites; do
+			# shellcheck disable=SC2053 # the glob is the point
+			if [[ $name == $g ]]; then
+				echo "$name"
+				break
+			fi
+		done
+	done <"$payload/suites.list" >"$payload/suites.list.new"
+	mv "$payload/suites.list.new" "$payload/suites.list"
 fi
 # Keep going after the first report so that all are counted (the run
 # fails anyway): no panic on WARN, every KASAN report printed.

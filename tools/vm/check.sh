@@ -1,12 +1,15 @@
 #!/bin/bash
-# `make check`: lint, host unit tests of emul/, the libFuzzer targets, a
-# short run of every reproduction (make repro-*), then the kselftests in
+# `make check`: lint, host unit tests of emul/, the libFuzzer targets,
+# every reproduction (make repro-*) compared with its committed results,
+# then the kselftests in
 # a guest on the stock kernel and again on the debug kernel (built into
 # .cache/ when absent; fault injection and kmemleak there,
 # tools/vm/check-debug.sh).
-# Ends with one line "N passed, N failed"; exits non-zero on any failed
-# test, a failed or silent suite, a guest panic, oops, WARN or time-out,
-# or any report of the debug kernel (debug_kernel_reports=N > 0).
+# Ends with one line "N passed, N failed" (tools/vm/tap-summary.sh); exits
+# non-zero on any failed test, a failed or silent suite, a stage that
+# exits non-zero, a skip not on tools/vm/skip-allow.txt, a guest panic,
+# oops, WARN or time-out, or any report of the debug kernel
+# (debug_kernel_reports=N > 0).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=$top/build
@@ -16,10 +19,30 @@ vm=$top/tools/vm
 mkdir -p "$build"
 status=0
 taps=()
+# Only this run's results are summed: no TAP file of an earlier run is
+# left to be read when a stage stops before writing its own, and
+# tap-summary.sh refuses any file older than the stamp.
+stamp=$build/.run-start
+rm -f "$build"/*.tap "$build/debug.out" "$stamp"
+touch "$stamp"
+# A stage that exits non-zero is a failure in the last line too, whatever
+# its TAP says (a dead binary, a failed build).
+failed_stages=()
+stage_failed() {
+	status=1
+	failed_stages+=(--failed-stage "$1")
+}
+
+echo "== host: tap-summary.sh's self-test (what must fail does)"
+if ! "$vm/tap-summary-test.sh" >"$build/tap-summary-test.tap" 2>&1; then
+	stage_failed tap-summary-test
+fi
+cat "$build/tap-summary-test.tap"
+taps+=("$build/tap-summary-test.tap")
 
 echo "== lint: checkpatch --strict, sparse"
 if ! "$top/tools/lint.sh" >"$build/lint.tap" 2>&1; then
-	status=1
+	stage_failed lint
 fi
 cat "$build/lint.tap"
 taps+=("$build/lint.tap")
@@ -31,21 +54,21 @@ echo "== host: the netlink spec and its uapi header agree"
 	python3 "$top/tools/nlspec-check.py" \
 		"$top/Documentation/netlink/specs/edge.yaml" \
 		"$top/uapi/linux/edge_netlink.h"
-} >"$build/nlspec.tap" 2>&1 || status=1
+} >"$build/nlspec.tap" 2>&1 || stage_failed nlspec
 cat "$build/nlspec.tap"
 taps+=("$build/nlspec.tap")
 
 echo "== host: edge-sim's timeline (-T) parses and matches its run"
 if ! make -s -C "$top/tools/edge-sim" O="$build/host" trace-check \
 	>"$build/simtrace.tap" 2>&1; then
-	status=1
+	stage_failed simtrace
 fi
 cat "$build/simtrace.tap"
 taps+=("$build/simtrace.tap")
 
 echo "== host: emul/ unit tests (ASan+UBSan)"
 if ! make -s -C "$top" host-tests >"$build/host.tap" 2>"$build/host.err"; then
-	status=1
+	stage_failed host-tests
 fi
 cat "$build/host.tap"
 taps+=("$build/host.tap")
@@ -53,14 +76,16 @@ taps+=("$build/host.tap")
 echo "== host: libFuzzer targets (validators, ring consumer, model knobs, CP), fixed runs"
 if ! make -s -C "$top/selftests/fuzz" O="$build/host/fuzz" run \
 	>"$build/fuzz.tap" 2>"$build/fuzz.err"; then
-	status=1
+	stage_failed fuzz
 fi
 cat "$build/fuzz.tap"
 taps+=("$build/fuzz.tap")
 
-echo "== host: every make repro-*, as a short smoke run (REPRO_SMOKE=1)"
-if ! "$vm/repro-smoke.sh" "$build" >"$build/repro.tap" 2>&1; then
-	status=1
+echo "== host: every make repro-* in full, its CSVs and headline against the committed ones"
+# tools/vm/repro-check.sh: byte-identical, or within its REPRO_TOL (one
+# unit of a fraction's last digit); prints repro_csv_identical=N/M.
+if ! "$vm/repro-check.sh" "$build" >"$build/repro.tap" 2>&1; then
+	stage_failed repro
 fi
 cat "$build/repro.tap"
 taps+=("$build/repro.tap")
@@ -70,50 +95,49 @@ echo "== host: fast-path instruction ceilings (callgrind, tools/bench-host)"
 # tools/bench-host/ceiling.txt is consciously raised.
 if ! make -s -C "$top/tools/bench-host" O="$build/host" check \
 	>"$build/bench-host.tap" 2>"$build/bench-host.err"; then
-	status=1
+	stage_failed bench-host
 fi
 cat "$build/bench-host.tap"
 taps+=("$build/bench-host.tap")
 
 echo "== guest: kselftests on Debian $KV"
-"$vm/payload.sh" "$build/payload-check" "$build"
+"$vm/payload.sh" "$build/payload-check" "$build" || stage_failed payload
+# The guest itself failing (panic, WARN, time-out) counts as a failed test.
 if ! "$vm/run-guest.sh" --kernel "$VMLINUX" --payload "$build/payload-check" \
 	--mode check --timeout "${GUEST_TIMEOUT:-900}" --out "$build/check"; then
-	status=1
-	guest_failed=1
+	stage_failed "guest run (see build/check.console.log)"
 fi
 # Per-run counts become comments: the totals are printed once, at the end.
-percount() { sed -E 's/^(guest_fuzz_calls|faults_injected|debug_kernel_reports)=/# per run: &/' "$@"; }
+percount() { sed -E 's/^(guest_fuzz_calls|packet_torture_frames|faults_injected|debug_kernel_reports|unplug_torture_rounds)=/# per run: &/' "$@"; }
 percount "$build/check.tap"
 taps+=("$build/check.tap")
 
 echo "== host: edgectl -j output from the guest parses as JSON"
-"$vm/edgectl-json.py" "$build/check.tap" >"$build/edgectl-json.tap" || status=1
+"$vm/edgectl-json.py" "$build/check.tap" >"$build/edgectl-json.tap" ||
+	stage_failed edgectl-json
 cat "$build/edgectl-json.tap"
 taps+=("$build/edgectl-json.tap")
 
 echo "== guest: kselftests on the debug kernel (KASAN, lockdep, kmemleak, fault injection)"
 # stderr stays on the terminal: a cold debug-kernel build says what it does.
 if ! "$vm/check-debug.sh" "$build" >"$build/debug.out"; then
-	status=1
+	stage_failed check-debug
 fi
 percount "$build/debug.out"
 taps+=("$build/debug.tap" "$build/debug-reports.tap")
 
-# Summary lines: the fuzzers' calls (the host's libFuzzer total is
+# Summary lines: the fuzzers' calls and the torture's frames (the host's libFuzzer total is
 # fuzz_calls= above), the faults injected, the debug kernel's reports.
 sumval() { sed -n "s/^$1=\([0-9]*\)$/\1/p" "${@:2}" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
 echo "guest_fuzz_calls=$(sumval guest_fuzz_calls "$build/check.tap" "$build/debug.tap")"
+# edge_netrx_torture_test's hostile frames, both kernels.
+echo "packet_torture_frames=$(sumval packet_torture_frames "$build/check.tap" "$build/debug.tap")"
 echo "faults_injected=$(sumval faults_injected "$build/debug.tap")"
+# The unplug torture's dev add/del rounds, both kernels (issue 23: >= 200).
+echo "unplug_torture_rounds=$(sumval unplug_torture_rounds "$build/check.tap" "$build/debug.tap")"
 echo "debug_kernel_reports=$(sumval debug_kernel_reports "$build/debug.out")"
 
-summary=$("$vm/tap-summary.sh" "${taps[@]}")
+# Each TAP file must be this run's; each failed stage is one more failure.
+"$vm/tap-summary.sh" --since "$stamp" "${failed_stages[@]}" "${taps[@]}"
 sum_status=$?
-# The guest itself failing (panic, WARN, time-out) counts as a failed test.
-if [[ ${guest_failed:-0} == 1 ]]; then
-	echo "not ok - guest run (see build/check.console.log)"
-	summary=$(echo "$summary" | awk '
-		/^[0-9]+ passed, [0-9]+ failed/ { $3 = $3 + 1; print; next } { print }')
-fi
-echo "$summary"
 [[ $status == 0 && $sum_status == 0 ]]

@@ -37,6 +37,12 @@ EOF2
 	chmod +x "$out/nc/nc"
 fi
 cp -r "$build/guest/selftests" "$out/selftests"
+# The suites the guest must run, from the sources (a binary that did not
+# build or was not copied is then a failure, not an absence), and the
+# skips it may accept (tools/vm/guest.sh).
+(cd "$top/selftests/edge" && LC_ALL=C ls -- *_test.c edgectl_test.sh) |
+	sed 's/\.c$//' >"$out/suites.list"
+cp "$top/tools/vm/skip-allow.txt" "$out/"
 cp "$top/tools/vm/guest.sh" "$out/run.sh"
 cp "$top/tools/vm/kapi-bench.sh" "$out/kapi-bench.sh"
 # The debug kernel's build also has an edge.ko without tracepoints, for
