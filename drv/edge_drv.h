@@ -110,6 +110,14 @@ struct edge_device {
 	u32 resv_warps;
 	u32 resv_tbs;
 	/*
+	 * Limits (limits.c), sysfs knobs read without a lock: EKT entries
+	 * and percent of @mem_total only privileged and kernel users take,
+	 * and one event's thread blocks times warps.
+	 */
+	u32 ekt_reserved;
+	u32 mem_reserved_pct;
+	u64 max_event_warps;
+	/*
 	 * The monitor's summaries (netlink.c): preemptions and kernel-queue
 	 * drops, at most one round a second.  Armed from any context by
 	 * setting bit 0 of @ntf_armed; the work reads the counts under @lock.
@@ -156,6 +164,7 @@ struct edge_file_ring {
 	struct edge_ring_layout layout;
 	u64 mem_bytes;			/* device memory it holds */
 	u64 resv_id;			/* ... drawn from this placement, or 0 */
+	struct edge_user *user;		/* charged with it: a reference */
 };
 
 struct edge_file {
@@ -182,6 +191,7 @@ struct edge_file {
 
 /* fops.c */
 extern const struct file_operations edge_fops;
+void *edge_vmalloc_user(unsigned long size);
 void edge_notify(void *owner, u32 id);
 void edge_job_notify(void *owner, const struct edge_job_end *e);
 
@@ -215,6 +225,36 @@ int edge_mmap(struct file *file, struct vm_area_struct *vma);
 u64 edge_mmap_sq_offset(u32 id);
 u64 edge_mmap_cq_offset(u32 id);
 
+/* limits.c */
+#define EDGE_EKT_RESERVED_DEFAULT	8
+#define EDGE_MEM_RESERVED_PCT_DEFAULT	10
+#define EDGE_MAX_EVENT_WARPS_DEFAULT	BIT_ULL(20)
+
+/*
+ * One user's (kuid's) charges, all devices: entries under the users'
+ * lock (limits.c), @mem and @resvs under edge_mem_lock (place.c).
+ */
+struct edge_user {
+	struct hlist_node node;
+	kuid_t uid;
+	u32 refs;			/* one per charge holder */
+	u32 entries;
+	u32 resvs;
+	u64 mem;
+};
+
+extern unsigned int edge_max_user_resvs;
+extern unsigned long edge_max_user_mem_mb;
+struct edge_user *edge_user_get(kuid_t uid);
+void edge_user_hold(struct edge_user *u);
+void edge_user_put(struct edge_user *u);
+int edge_user_charge_entry(struct edge_user *u, bool priv);
+void edge_user_uncharge_entry(struct edge_user *u);
+int edge_limit_event(struct edge_device *ed, const struct edge_kdesc *k);
+int edge_limit_ekt_room(struct edge_device *ed, bool priv);
+u64 edge_limit_mem_kept(struct edge_device *ed);
+void edge_limits_init(struct edge_device *ed);
+
 /* place.c */
 struct edge_mem_view {
 	u64 total, used, peak, oom;
@@ -223,11 +263,23 @@ struct edge_mem_view {
 
 void edge_mem_init(struct edge_device *ed);
 int edge_mem_charge(struct edge_device *ed, u64 bytes, u32 tgid, u64 *resv_id);
+int edge_mem_charge_user(struct edge_device *ed, u64 bytes, struct pid *tgid,
+			 struct edge_user *u, bool priv, u64 *resv_id);
 void edge_mem_uncharge(struct edge_device *ed, u64 bytes, u64 resv_id);
+void edge_mem_uncharge_user(struct edge_device *ed, u64 bytes, u64 resv_id,
+			    struct edge_user *u);
 void edge_mem_unplug(struct edge_device *ed);
 void edge_mem_view(struct edge_device *ed, struct edge_mem_view *v);
-int edge_place(u32 policy, u64 mem, u32 threads, u32 blocks, u32 portid,
-	       u32 tgid, struct edge_device **out, u64 *id);
+struct edge_place_who {
+	u32 portid;			/* the socket: the reservation's owner */
+	struct pid *tgid;		/* its registrations draw on it */
+	struct edge_user *user;		/* charged with it */
+	bool priv;			/* CAP_SYS_ADMIN: no per-user caps */
+};
+
+int edge_place(u32 policy, u64 mem, u32 threads, u32 blocks,
+	       const struct edge_place_who *who, struct edge_device **out,
+	       u64 *id);
 int edge_place_release(u32 portid, u64 id);
 int edge_place_init(void);
 void edge_place_exit(void);

@@ -80,6 +80,18 @@ static long edge_get_info(struct edge_device *ed, void __user *uarg)
 	return 0;
 }
 
+/*
+ * Memory user space maps, charged to the caller's memory cgroup as
+ * io_uring's rings are: vmalloc_user() has no gfp argument and
+ * __vmalloc_node_range() is not exported in 6.1, so this is __vmalloc()
+ * with GFP_KERNEL_ACCOUNT, which lacks VM_USERMAP: edge_mmap() maps its
+ * pages one by one (mmap.c) instead of with remap_vmalloc_range().
+ */
+void *edge_vmalloc_user(unsigned long size)
+{
+	return __vmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+}
+
 static void edge_free_ring(struct edge_file_ring *fr)
 {
 	vfree(fr->sq);
@@ -87,15 +99,31 @@ static void edge_free_ring(struct edge_file_ring *fr)
 	memset(fr, 0, sizeof(*fr));
 }
 
-/* A registered entry's ring goes: its device memory with it. */
+/*
+ * A registered entry's ring goes: its device memory and its user's
+ * charges with it.
+ */
 static void edge_drop_ring(struct edge_device *ed, struct edge_file_ring *fr)
 {
-	edge_mem_uncharge(ed, fr->mem_bytes, fr->resv_id);
+	struct edge_user *u = fr->user;
+
+	edge_mem_uncharge_user(ed, fr->mem_bytes, fr->resv_id, u);
 	edge_free_ring(fr);
+	if (u) {
+		edge_user_uncharge_entry(u);
+		edge_user_put(u);
+	}
 }
 
-static long edge_register(struct edge_file *ef, void __user *uarg)
+/*
+ * Limits (limits.c): the opener's user is charged, and the opener's
+ * CAP_SYS_ADMIN (f_cred, not the caller's: a privileged daemon may hand
+ * its file on) lifts the per-user caps and reaches the reserved shares.
+ */
+static long edge_register(struct edge_file *ef, struct file *file,
+			  void __user *uarg)
 {
+	bool priv = file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN);
 	struct edge_device *ed = ef->edev;
 	struct edge_register reg;
 	struct edge_ring_mem mem;
@@ -111,6 +139,8 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 	if (ret)
 		return ret;
 	ret = edge_validate_register(ed->model.preset, &reg, &k);
+	if (!ret)
+		ret = edge_limit_event(ed, &k);
 	if (ret)
 		return ret;
 	/* Validation bounded table_len; the model builds from this copy. */
@@ -123,12 +153,19 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 	}
 
 	edge_ring_layout(k.ring_entries, k.param_size, PAGE_SIZE, &fr.layout);
-	fr.sq = vmalloc_user(fr.layout.sq_size);
-	fr.cq = vmalloc_user(fr.layout.cq_size);
-	if (!fr.sq || !fr.cq) {
+	fr.sq = edge_vmalloc_user(fr.layout.sq_size);
+	fr.cq = edge_vmalloc_user(fr.layout.cq_size);
+	fr.user = edge_user_get(file->f_cred->uid);
+	ret = -ENOMEM;
+	if (fr.sq && fr.cq && fr.user)
+		ret = edge_user_charge_entry(fr.user, priv);
+	if (ret) {
+		struct edge_user *u = fr.user;
+
 		kfree(table);
 		edge_free_ring(&fr);
-		return -ENOMEM;
+		edge_user_put(u);
+		return ret;
 	}
 	mem.doorbells = ef->doorbells;
 	mem.summary = edge_db_summary(ef->doorbells);
@@ -136,20 +173,25 @@ static long edge_register(struct edge_file *ef, void __user *uarg)
 	mem.cq = fr.cq;
 	mem.layout = fr.layout;
 	/* Last of what can fail on its own: nothing to undo but this. */
-	ret = edge_mem_charge(ed, reg.mem_bytes, task_tgid_nr(current),
-			      &fr.resv_id);
+	ret = edge_mem_charge_user(ed, reg.mem_bytes, task_tgid(current),
+				   fr.user, priv, &fr.resv_id);
 	if (ret) {
 		kfree(table);
-		edge_free_ring(&fr);
+		edge_drop_ring(ed, &fr);
 		return ret;
 	}
 	fr.mem_bytes = reg.mem_bytes;
 
 	mutex_lock(&ed->lock);
 	mutex_lock(&ef->rings_lock);
-	/* Under the lock unplug sets it with: no entry after it. */
-	ret = ed->unplugged ? -ENODEV :
-	      edge_model_register(&ed->model, &k, &mem, &ef->owner, &id);
+	/*
+	 * Under the lock unplug sets it with: no entry after it.  An
+	 * unprivileged file finds the last ekt_reserved entries taken.
+	 */
+	ret = ed->unplugged ? -ENODEV : edge_limit_ekt_room(ed, priv);
+	if (!ret)
+		ret = edge_model_register(&ed->model, &k, &mem, &ef->owner,
+					  &id);
 	if (!ret) {
 		ef->rings[id] = fr;
 		gen = ed->model.ekt.e[id].gen;
@@ -372,7 +414,7 @@ static long edge_ioctl_locked(struct file *file, unsigned int cmd, unsigned long
 	case EDGE_IOC_GET_INFO:
 		return edge_get_info(ef->edev, uarg);
 	case EDGE_IOC_REGISTER_EVENT:
-		return edge_register(ef, uarg);
+		return edge_register(ef, file, uarg);
 	case EDGE_IOC_UNREGISTER_EVENT:
 		return edge_unregister(ef, uarg);
 	case EDGE_IOC_SUBMIT_JOB:
@@ -499,10 +541,10 @@ static int edge_open(struct inode *inode, struct file *file)
 		edge_device_put(ed);
 		return -ENODEV;
 	}
-	ef = kvzalloc(sizeof(*ef), GFP_KERNEL);
+	ef = kvzalloc(sizeof(*ef), GFP_KERNEL_ACCOUNT);
 	if (!ef)
 		goto err_put;
-	ef->doorbells = vmalloc_user(PAGE_SIZE);
+	ef->doorbells = edge_vmalloc_user(PAGE_SIZE);
 	if (!ef->doorbells) {
 		kvfree(ef);
 		goto err_put;

@@ -223,6 +223,8 @@ struct edge_kq *__edge_kq_register(struct edge_device *ed,
 	if (!ed || !reg || reg->size != sizeof(*reg))
 		return ERR_PTR(-EINVAL);
 	ret = edge_validate_register(ed->model.preset, reg, &k);
+	if (!ret)
+		ret = edge_limit_event(ed, &k);
 	if (ret)
 		return ERR_PTR(ret);
 	k.table = (const void *)(uintptr_t)reg->table_ptr;

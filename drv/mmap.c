@@ -27,9 +27,15 @@ u64 edge_mmap_cq_offset(u32 id)
 	return EDGE_MMAP_CQ | ((u64)id << EDGE_MMAP_ID_SHIFT);
 }
 
-/* Map @mem of @size into @vma, which must cover exactly that. */
+/*
+ * Map @mem of @size (edge_vmalloc_user(): page-granular, no VM_USERMAP)
+ * into @vma, which must cover exactly that.
+ */
 static int edge_map(struct vm_area_struct *vma, void *mem, u32 size)
 {
+	unsigned long off;
+	int ret;
+
 	if (!mem || vma->vm_end - vma->vm_start != size)
 		return -EINVAL;
 	/*
@@ -38,8 +44,20 @@ static int edge_map(struct vm_area_struct *vma, void *mem, u32 size)
 	 */
 	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
 	vma->vm_flags &= ~VM_MAYEXEC;
-	/* The pages stay referenced by the mapping after an unregister. */
-	return remap_vmalloc_range(vma, mem, 0);
+	/*
+	 * What remap_vmalloc_range() does, which refuses memory without
+	 * VM_USERMAP: each page is referenced by the mapping, so it stays
+	 * after an unregister's vfree() (and charged to its memcg until it
+	 * is freed).  A failure leaves a partial mapping that mmap_region()
+	 * unmaps.
+	 */
+	for (off = 0; off < size; off += PAGE_SIZE) {
+		ret = vm_insert_page(vma, vma->vm_start + off,
+				     vmalloc_to_page(mem + off));
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 static int edge_mmap_locked(struct file *file, struct vm_area_struct *vma)

@@ -1098,6 +1098,7 @@ static int edge_nl_place_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **a = info->attrs;
 	struct edge_device *ed = NULL;
+	struct edge_place_who who;
 	struct sk_buff *msg;
 	char name[16];
 	u64 mem, id = 0;
@@ -1122,9 +1123,21 @@ static int edge_nl_place_doit(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
+	/*
+	 * doit runs in the sender's sendmsg(): current is who asked, and
+	 * netlink_capable() wants the socket's opener privileged as well.
+	 */
+	who.portid = info->snd_portid;
+	who.tgid = task_tgid(current);
+	who.priv = netlink_capable(skb, CAP_SYS_ADMIN);
+	who.user = edge_user_get(current_uid());
+	if (!who.user) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
 	ret = edge_place(pol, mem, nla_get_u32(a[EDGE_A_PLACE_THREADS]),
-			 nla_get_u32(a[EDGE_A_PLACE_BLOCKS]), info->snd_portid,
-			 task_tgid_nr(current), &ed, &id);
+			 nla_get_u32(a[EDGE_A_PLACE_BLOCKS]), &who, &ed, &id);
+	edge_user_put(who.user);
 	if (ret == -EBUSY)
 		GENL_SET_ERR_MSG(info, "no device has room for the job");
 	else if (ret == -ENOMEM && ed)
@@ -1132,6 +1145,9 @@ static int edge_nl_place_doit(struct sk_buff *skb, struct genl_info *info)
 				 "policy chose a device without the memory: OOM");
 	else if (ret == -ENOSPC)
 		GENL_SET_ERR_MSG(info, "too many reservations");
+	else if (ret == -EDQUOT)
+		GENL_SET_ERR_MSG(info,
+				 "max_user_reservations or max_user_mem_mb reached");
 	if (ret)
 		goto err;
 	hdr = genlmsg_put_reply(msg, info, &edge_nl_family, 0, EDGE_CMD_PLACE);
@@ -1223,8 +1239,16 @@ static const struct genl_ops edge_nl_ops[] = {
 	},
 };
 
+/*
+ * The monitor tells every user's PIDs, registrations and job results:
+ * root's only.  genl_bind() checks the flag (backported to 6.1.y; the
+ * build needs it, rather than a monitor open to all).
+ */
+#ifndef GENL_MCAST_CAP_SYS_ADMIN
+#error "the kernel lacks GENL_MCAST_CAP_SYS_ADMIN: the monitor group would be open to every user"
+#endif
 static const struct genl_multicast_group edge_nl_mcgrps[] = {
-	{ .name = EDGE_MCGRP_MONITOR, },
+	{ .name = EDGE_MCGRP_MONITOR, .flags = GENL_MCAST_CAP_SYS_ADMIN, },
 };
 
 static struct genl_family edge_nl_family __ro_after_init = {

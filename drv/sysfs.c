@@ -217,6 +217,96 @@ EDGE_MEM_ATTR(mem_peak, EDGE_MEM_PEAK);
 EDGE_MEM_ATTR(mem_oom, EDGE_MEM_OOM);
 EDGE_MEM_ATTR(mem_reservations, EDGE_MEM_RESV);
 
+/*
+ * The limits (limits.c): read by anyone, written by CAP_SYS_ADMIN, read
+ * without a lock by the calls they limit; a change applies to the next
+ * registration or placement and takes nothing back.
+ */
+static ssize_t ekt_reserved_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct edge_device *ed = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(ed->ekt_reserved));
+}
+
+static ssize_t ekt_reserved_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t count)
+{
+	struct edge_device *ed = dev_get_drvdata(dev);
+	u32 v;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	ret = kstrtou32(buf, 0, &v);
+	if (ret)
+		return ret;
+	if (v > EDGE_EKT_ENTRIES)
+		return -EINVAL;
+	WRITE_ONCE(ed->ekt_reserved, v);
+	return count;
+}
+static DEVICE_ATTR_RW(ekt_reserved);
+
+static ssize_t mem_reserved_pct_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	struct edge_device *ed = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(ed->mem_reserved_pct));
+}
+
+static ssize_t mem_reserved_pct_store(struct device *dev,
+				      struct device_attribute *attr,
+				      const char *buf, size_t count)
+{
+	struct edge_device *ed = dev_get_drvdata(dev);
+	u32 v;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	ret = kstrtou32(buf, 0, &v);
+	if (ret)
+		return ret;
+	if (v > 100)
+		return -EINVAL;
+	WRITE_ONCE(ed->mem_reserved_pct, v);
+	return count;
+}
+static DEVICE_ATTR_RW(mem_reserved_pct);
+
+static ssize_t max_event_warps_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	struct edge_device *ed = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%llu\n", READ_ONCE(ed->max_event_warps));
+}
+
+static ssize_t max_event_warps_store(struct device *dev,
+				     struct device_attribute *attr,
+				     const char *buf, size_t count)
+{
+	struct edge_device *ed = dev_get_drvdata(dev);
+	u64 v;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	ret = kstrtou64(buf, 0, &v);
+	if (ret)
+		return ret;
+	/* Every event kernel takes a warp at least. */
+	if (!v)
+		return -EINVAL;
+	WRITE_ONCE(ed->max_event_warps, v);
+	return count;
+}
+static DEVICE_ATTR_RW(max_event_warps);
+
 /* Listed by index below: a counter added above must be added there too. */
 static_assert(ARRAY_SIZE(edge_stat_attrs) == 15);
 
@@ -246,6 +336,9 @@ static struct attribute *edge_attrs[] = {
 	&dev_attr_mem_peak.attr,
 	&dev_attr_mem_oom.attr,
 	&dev_attr_mem_reservations.attr,
+	&dev_attr_ekt_reserved.attr,
+	&dev_attr_mem_reserved_pct.attr,
+	&dev_attr_max_event_warps.attr,
 	NULL,
 };
 

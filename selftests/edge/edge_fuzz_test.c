@@ -133,7 +133,7 @@ static void check_errno(const char *what, long ret, int err, int ok_mask)
 {
 	static const int errs[] = { EINVAL, E2BIG, EFAULT, EBUSY, ENOMEM,
 				    ENOENT, ENOTTY, EPERM, EACCES,
-				    EOVERFLOW };
+				    EOVERFLOW, EDQUOT };
 	unsigned int i;
 
 	note_call();
