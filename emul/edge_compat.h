@@ -26,11 +26,11 @@
 #include <linux/bitops.h>
 
 /* Process context only: the model allocates when work is registered,
- * never while it steps.
+ * never while it steps, so the registering task's memcg is charged.
  */
 static inline void *edge_zalloc(size_t size)
 {
-	return kvzalloc(size, GFP_KERNEL);
+	return kvzalloc(size, GFP_KERNEL_ACCOUNT);
 }
 
 static inline void edge_free(void *p)
