@@ -222,6 +222,22 @@ EDGE_MEM_ATTR(mem_reservations, EDGE_MEM_RESV);
  * without a lock by the calls they limit; a change applies to the next
  * registration or placement and takes nothing back.
  */
+/*
+ * A limit root sets (limits.c): CAP_SYS_ADMIN, a number in [@min, @max],
+ * EINVAL outside it.
+ */
+static int edge_admin_u64(const char *buf, u64 min, u64 max, u64 *v)
+{
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	ret = kstrtou64(buf, 0, v);
+	if (ret)
+		return ret;
+	return *v < min || *v > max ? -EINVAL : 0;
+}
+
 static ssize_t ekt_reserved_show(struct device *dev,
 				 struct device_attribute *attr, char *buf)
 {
@@ -235,16 +251,12 @@ static ssize_t ekt_reserved_store(struct device *dev,
 				  const char *buf, size_t count)
 {
 	struct edge_device *ed = dev_get_drvdata(dev);
-	u32 v;
 	int ret;
+	u64 v;
 
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	ret = kstrtou32(buf, 0, &v);
+	ret = edge_admin_u64(buf, 0, EDGE_EKT_ENTRIES, &v);
 	if (ret)
 		return ret;
-	if (v > EDGE_EKT_ENTRIES)
-		return -EINVAL;
 	WRITE_ONCE(ed->ekt_reserved, v);
 	return count;
 }
@@ -263,16 +275,12 @@ static ssize_t mem_reserved_pct_store(struct device *dev,
 				      const char *buf, size_t count)
 {
 	struct edge_device *ed = dev_get_drvdata(dev);
-	u32 v;
 	int ret;
+	u64 v;
 
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	ret = kstrtou32(buf, 0, &v);
+	ret = edge_admin_u64(buf, 0, 100, &v);
 	if (ret)
 		return ret;
-	if (v > 100)
-		return -EINVAL;
 	WRITE_ONCE(ed->mem_reserved_pct, v);
 	return count;
 }
@@ -291,17 +299,13 @@ static ssize_t max_event_warps_store(struct device *dev,
 				     const char *buf, size_t count)
 {
 	struct edge_device *ed = dev_get_drvdata(dev);
-	u64 v;
 	int ret;
+	u64 v;
 
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	ret = kstrtou64(buf, 0, &v);
+	/* Every event kernel takes a warp at least. */
+	ret = edge_admin_u64(buf, 1, U64_MAX, &v);
 	if (ret)
 		return ret;
-	/* Every event kernel takes a warp at least. */
-	if (!v)
-		return -EINVAL;
 	WRITE_ONCE(ed->max_event_warps, v);
 	return count;
 }
