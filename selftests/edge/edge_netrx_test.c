@@ -35,51 +35,7 @@
 #include <sys/wait.h>
 #include "kselftest_harness.h"
 #include "edge_selftest.h"
-
-#define NR_SYSFS	"/sys/kernel/edge_netrx"
-#define NET		"/edge/netrx-net.sh"
-#define CLI		NET " cli "
-#define SRV_IP		"198.18.0.1"
-#define IGNORE_PINGS	"/proc/sys/net/ipv4/icmp_echo_ignore_all"
-
-static const char *netrx_ko(void)
-{
-	const char *p = getenv("EDGE_NETRX_KO");
-
-	return p && *p ? p : "/edge/edge_netrx.ko";
-}
-
-static int netrx_load(const char *params)
-{
-	int fd = open(netrx_ko(), O_RDONLY | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = syscall(__NR_finit_module, fd, params, 0) ? -errno : 0;
-	close(fd);
-	return ret;
-}
-
-static int netrx_unload(void)
-{
-	return syscall(__NR_delete_module, "edge_netrx", O_NONBLOCK) ? -errno : 0;
-}
-
-static long long nr_read(const char *attr)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), NR_SYSFS "/%s", attr);
-	return edge_path_read(path);
-}
-
-static int nr_write(const char *attr, const char *val)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), NR_SYSFS "/%s", attr);
-	return edge_path_write(path, val);
-}
+#include "edge_netrx.h"
 
 /* The attribute's first line (stats is one; attach may end in one). */
 static int nr_str(const char *attr, char *buf, size_t len)

@@ -42,16 +42,12 @@
 #include <sys/wait.h>
 #include "kselftest_harness.h"
 #include "edge_selftest.h"
+#include "edge_netrx.h"
 
 #ifndef UDP_SEGMENT
 #define UDP_SEGMENT	103
 #endif
 
-#define NR_SYSFS	"/sys/kernel/edge_netrx"
-#define NET		"/edge/netrx-net.sh"
-#define CLI		NET " cli "
-#define SRV_IP		"198.18.0.1"
-#define IGNORE_PINGS	"/proc/sys/net/ipv4/icmp_echo_ignore_all"
 #define RP_FILTER	"/proc/sys/net/ipv4/conf/all/rp_filter"
 
 /* Each flood's bounds: whichever comes first. */
@@ -60,45 +56,6 @@
 
 /* Frames netrx received during the floods, over the forked tests. */
 static unsigned long long *torture_frames;
-
-static const char *netrx_ko(void)
-{
-	const char *p = getenv("EDGE_NETRX_KO");
-
-	return p && *p ? p : "/edge/edge_netrx.ko";
-}
-
-static int netrx_load(const char *params)
-{
-	int fd = open(netrx_ko(), O_RDONLY | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = syscall(__NR_finit_module, fd, params, 0) ? -errno : 0;
-	close(fd);
-	return ret;
-}
-
-static int netrx_unload(void)
-{
-	return syscall(__NR_delete_module, "edge_netrx", O_NONBLOCK) ? -errno : 0;
-}
-
-static long long nr_read(const char *attr)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), NR_SYSFS "/%s", attr);
-	return edge_path_read(path);
-}
-
-static int nr_write(const char *attr, const char *val)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), NR_SYSFS "/%s", attr);
-	return edge_path_write(path, val);
-}
 
 static int run(const char *fmt, ...)
 {

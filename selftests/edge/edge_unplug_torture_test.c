@@ -36,13 +36,13 @@
 #include "kselftest_harness.h"
 #include "edge_selftest.h"
 #include "edge_nicsim.h"
+#include "edge_netrx.h"
 #include "edge_nl.h"
 
 #define TDEV		1
 #define TDEV_PATH	"/dev/edge1"
 #define NOBODY		65534
 #define FILE_USERS	4	/* half of them nobody */
-#define NETRX_SYSFS	"/sys/kernel/edge_netrx"
 
 /* What the workers tell the parent, in a shared mapping. */
 struct tshared {
@@ -235,24 +235,22 @@ static void kq_user(void)
  */
 static void netrx_user(void)
 {
-	char cmd[256];
 	int i;
 
-	snprintf(cmd, sizeof(cmd), "insmod %s dev=%d 2>/dev/null",
-		 getenv("EDGE_NETRX_KO"), TDEV);
 	while (!sh->stop) {
-		if (system(cmd)) {
+		/* Fails while edge.ko is away (its symbols): try again. */
+		if (netrx_load("dev=1")) {
 			usleep(2000);
 			continue;
 		}
 		for (i = 0; i < 3 && !sh->stop; i++) {
-			if (!edge_path_write(NETRX_SYSFS "/attach", "nr0")) {
+			if (!nr_write("attach", "nr0")) {
 				sh->netrx_attaches++;
 				usleep(3000);
-				edge_path_write(NETRX_SYSFS "/detach", "1");
+				nr_write("detach", "1");
 			}
 		}
-		if (system("rmmod edge_netrx"))
+		if (netrx_unload())
 			_exit(3);
 	}
 	_exit(0);
@@ -286,14 +284,14 @@ static unsigned int env_uint(const char *name, unsigned int def)
 /* The test network of edge_netrx_test (tools/vm/netrx-net.sh). */
 static int netrx_up(void)
 {
-	if (!getenv("EDGE_NETRX_KO") || access("/edge/netrx-net.sh", X_OK))
+	if (access(netrx_ko(), R_OK) || access(NET, X_OK))
 		return -1;
-	return system("/edge/netrx-net.sh up >&2") ? -1 : 0;
+	return system(NET " up >&2") ? -1 : 0;
 }
 
 static void netrx_down(void)
 {
-	if (system("/edge/netrx-net.sh down >&2"))
+	if (system(NET " down >&2"))
 		fprintf(stderr, "# netrx-net.sh down failed\n");
 }
 

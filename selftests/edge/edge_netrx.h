@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * edge_netrx.ko for the suites: its module, its sysfs files and the test
+ * network of tools/vm/netrx-net.sh (the server nr0, SRV_IP, in the
+ * initial namespace; the client behind CLI).
+ */
+#ifndef _EDGE_NETRX_H
+#define _EDGE_NETRX_H
+
+#include "edge_selftest.h"
+
+#define NR_SYSFS	"/sys/kernel/edge_netrx"
+#define NET		"/edge/netrx-net.sh"
+#define CLI		NET " cli "
+#define SRV_IP		"198.18.0.1"
+#define IGNORE_PINGS	"/proc/sys/net/ipv4/icmp_echo_ignore_all"
+
+static inline const char *netrx_ko(void)
+{
+	const char *p = getenv("EDGE_NETRX_KO");
+
+	return p && *p ? p : "/edge/edge_netrx.ko";
+}
+
+static inline int netrx_load(const char *params)
+{
+	int fd = open(netrx_ko(), O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = syscall(__NR_finit_module, fd, params, 0) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+static inline int netrx_unload(void)
+{
+	return syscall(__NR_delete_module, "edge_netrx", O_NONBLOCK) ? -errno : 0;
+}
+
+static inline long long nr_read(const char *attr)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), NR_SYSFS "/%s", attr);
+	return edge_path_read(path);
+}
+
+static inline int nr_write(const char *attr, const char *val)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), NR_SYSFS "/%s", attr);
+	return edge_path_write(path, val);
+}
+
+#endif /* _EDGE_NETRX_H */
