@@ -165,6 +165,35 @@ TEST(udp_ping_answers)
 	}
 }
 
+/*
+ * RFC 768: a checksum that computes to 0 is sent as 0xffff (0 means
+ * "none").  Swapping addresses and ports leaves the sum as it was, so a
+ * request whose sum computes to 0 makes a reply whose sum does too: a
+ * payload word chosen to make it so (1 datagram in 65536 on the wire).
+ */
+TEST(udp_ping_checksum_zero_sent_as_ones)
+{
+	u8 raw[PSIZE];
+	struct edge_pkt_param *pp = (void *)raw;
+	u8 *ip = pp->data, *udp = ip + 20;
+	uint16_t c;
+	u32 res;
+
+	make_ping(raw, 2, false);
+	udp[8] = 0;
+	udp[9] = 0;
+	/* The word that brings the one's-complement sum to all ones. */
+	c = ref_udp_csum(ip, udp, 10);
+	udp[8] = c >> 8;
+	udp[9] = c & 0xff;
+	ASSERT_EQ(0, ref_udp_csum(ip, udp, 10));
+	udp[6] = 0xff;
+	udp[7] = 0xff;
+	ASSERT_EQ(DONE, run(EDGE_FN_UDP_PING, NULL, raw, &res));
+	EXPECT_EQ(0xff, udp[6]);
+	EXPECT_EQ(0xff, udp[7]);
+}
+
 TEST(udp_ping_refuses)
 {
 	u8 raw[PSIZE], orig[PSIZE];
