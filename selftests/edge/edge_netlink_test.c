@@ -10,6 +10,9 @@
 #define _GNU_SOURCE
 #include <grp.h>
 
+#include <linux/capability.h>
+#include <sys/syscall.h>
+
 #include "kselftest_harness.h"
 #include "edge_selftest.h"
 #include "edge_nl.h"
@@ -247,6 +250,43 @@ TEST_F(nl, eperm_as_nobody)
 	ASSERT_LE(0, pid);
 	if (!pid)
 		_exit(nobody_writes());
+	EXPECT_EQ(0, WEXITSTATUS(edge_reap(pid, 0)));
+	EXPECT_TRUE(path_exists("/dev/edge0"));
+	EXPECT_FALSE(path_exists("/dev/edge1"));
+}
+
+/*
+ * Root with CAP_NET_ADMIN but not CAP_SYS_ADMIN (a network daemon's
+ * capabilities): still EPERM.  GENL_ADMIN_PERM alone would let it in,
+ * and the test as nobody, who has neither, could not tell the two apart.
+ */
+static int net_admin_writes(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct c[2] = {};
+	struct enl nl;
+
+	c[0].effective = c[0].permitted = 1U << CAP_NET_ADMIN;
+	if (syscall(__NR_capset, &h, c))
+		return 100;
+	/* The socket's opener and the sender both lack CAP_SYS_ADMIN. */
+	if (enl_open(&nl))
+		return 101;
+	if (enl_dev_add(&nl, -1, NULL, -1) != -EPERM ||
+	    strcmp(nl.ext, "changing a device needs CAP_SYS_ADMIN"))
+		return 102;
+	if (enl_dev_del(&nl, 0) != -EPERM)
+		return 103;
+	return 0;
+}
+
+TEST_F(nl, eperm_with_cap_net_admin_only)
+{
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(net_admin_writes());
 	EXPECT_EQ(0, WEXITSTATUS(edge_reap(pid, 0)));
 	EXPECT_TRUE(path_exists("/dev/edge0"));
 	EXPECT_FALSE(path_exists("/dev/edge1"));
