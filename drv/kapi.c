@@ -38,7 +38,8 @@ struct edge_kq {
 	/*
 	 * The registration's reference plus one per edge_kq_lookup().  A
 	 * queue its module left behind loses the registration's (@dead,
-	 * edge_kapi_going()) and is freed with the last lookup's.
+	 * kq_bury() from the module notifier) and is freed with the last
+	 * lookup's.
 	 */
 	refcount_t refs;
 	bool dead;
