@@ -26,6 +26,13 @@ tcg_bench_host() {
 	sed 's/^/tcg_/' /tmp/bh
 }
 
+# Whole seconds since boot: each suite's time is printed after it, as a
+# diagnostic, so that testing.rst can say where make check's time goes.
+uptime_s() {
+	read -r up _ </proc/uptime
+	echo "${up%%.*}"
+}
+
 # Whether suite $1 may skip as a whole (exit 4): it is on the skip
 # allow-list (tools/vm/skip-allow.txt; the summary checks the reason).
 skip_allowed() {
@@ -129,9 +136,11 @@ check)
 			continue
 		fi
 		# Each suite loads and unloads the module as it needs.
+		t0=$(uptime_s)
 		"$t"
 		rc=$?
 		echo "edge-suite-exit: $name $rc"
+		echo "# suite_seconds: $name $(($(uptime_s) - t0))"
 		# 4 is kselftest's "skipped": only from a suite on the list.
 		if [ $rc = 4 ] && skip_allowed "$name"; then
 			continue
@@ -144,10 +153,12 @@ check)
 	if grep -qx edge_fuzz_test ./suites.list; then
 		for mode in NOBODY UNPLUG; do
 			echo "edge-suite: edge_fuzz_test-$mode"
+			t0=$(uptime_s)
 			env EDGE_FUZZ_CALLS=$hostile_calls EDGE_FUZZ_$mode=1 \
 				./selftests/edge_fuzz_test
 			rc=$?
 			echo "edge-suite-exit: edge_fuzz_test-$mode $rc"
+			echo "# suite_seconds: edge_fuzz_test-$mode $(($(uptime_s) - t0))"
 			[ $rc = 0 ] || fail=1
 		done
 	fi
