@@ -41,6 +41,8 @@
 #   make fuzz     the libFuzzer targets of emul/: make check's fixed
 #                 runs, or FUZZ_SECONDS=S each (selftests/fuzz/README)
 #   make deps     install the Debian packages the rest needs
+#   make check T=NAME  only kselftest suite NAME (edge_jobs_test, or
+#                 jobs), in one stock guest (tools/vm/check-suite.sh)
 #
 # Everything fetched (the Debian kernel and headers, kselftest headers,
 # checkpatch) lives in .cache/; nothing is installed into /boot.
@@ -167,6 +169,8 @@ run: deps all netmods
 	@$(VM)/run-guest.sh --kernel $(VMLINUX) --payload $(BUILD)/payload-demo \
 		--mode demo --timeout $(GUEST_TIMEOUT) --out $(BUILD)/demo --stream
 
+# T=NAME: that suite only (tools/vm/check.sh hands it to check-suite.sh).
+check: export VMLINUX := $(VMLINUX)
 check: deps all netmods
 	@$(VM)/check.sh
 

@@ -40,7 +40,7 @@ cp -r "$build/guest/selftests" "$out/selftests"
 # The suites the guest must run, from the sources (a binary that did not
 # build or was not copied is then a failure, not an absence), and the
 # skips it may accept (tools/vm/guest.sh).
-(cd "$top/selftests/edge" && LC_ALL=C ls -- *_test.c edgectl_test.sh) |
+(cd "$top/selftests/edge" && LC_ALL=C ls -- *_test.c *_test.sh) |
 	sed 's/\.c$//' >"$out/suites.list"
 cp "$top/tools/vm/skip-allow.txt" "$out/"
 cp "$top/tools/vm/guest.sh" "$out/run.sh"
