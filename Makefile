@@ -43,6 +43,8 @@
 #   make deps     install the Debian packages the rest needs
 #   make check T=NAME  only kselftest suite NAME (edge_jobs_test, or
 #                 jobs), in one stock guest (tools/vm/check-suite.sh)
+#   make install PREFIX=DIR  libedge: libedge.so.1, libedge.a, headers,
+#                 edge.pc and man pages (tools/libedge/Makefile)
 #
 # Everything fetched (the Debian kernel and headers, kselftest headers,
 # checkpatch) lives in .cache/; nothing is installed into /boot.
@@ -71,9 +73,9 @@ REPRO_TARGETS := $(addprefix repro-,$(REPROS))
 
 .PHONY: all deps kernel netmods ksft module tools selftests host-tests run check \
 	bench bench-host lint sim repro $(REPRO_TARGETS) print-repros fuzz clean FORCE \
-	debug-kernel check-debug mutate
+	debug-kernel check-debug mutate libedge install libedge-pc
 
-all: module tools selftests sim
+all: module tools selftests sim libedge libedge-pc
 
 deps:
 	@$(VM)/deps.sh
@@ -173,6 +175,23 @@ run: deps all netmods
 check: export VMLINUX := $(VMLINUX)
 check: deps all netmods
 	@$(VM)/check.sh
+
+# libedge as a library: libedge.so.1, libedge.a, edge.pc, man pages.
+LIBEDGE_O := $(BUILD)/libedge
+PREFIX ?= /usr/local
+libedge:
+	@$(MAKE) -s -C tools/libedge O=$(LIBEDGE_O)
+
+install: libedge
+	$(MAKE) -C tools/libedge O=$(LIBEDGE_O) PREFIX=$(PREFIX) install
+
+# The libedge(7) example against a libedge installed into a scratch prefix
+# through pkg-config, for the guest (selftests/edge/edge_libedge_pc_test.sh).
+libedge-pc: $(BUILD)/guest/libedge-pc/run-shared
+$(BUILD)/guest/libedge-pc/run-shared: tools/libedge/libedge.c tools/libedge/libedge.h \
+		tools/libedge/libedge.map tools/libedge/edge.pc.in tools/libedge/Makefile \
+		tools/libedge/pc-test.sh uapi/linux/edge.h $(wildcard Documentation/libedge/*.rst)
+	@tools/libedge/pc-test.sh $(BUILD)/guest/libedge-pc
 
 debug-kernel: deps
 	@$(VM)/debug-kernel/build.sh $(CACHE)

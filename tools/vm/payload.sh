@@ -50,3 +50,8 @@ cp "$top/tools/vm/kapi-bench.sh" "$out/kapi-bench.sh"
 if [[ -f $kodir/edge-notp.ko ]]; then
 	cp "$kodir/edge-notp.ko" "$out/"
 fi
+# libedge's example built through pkg-config against an installed copy
+# (make libedge-pc), with its libraries.
+if [[ -d $build/guest/libedge-pc ]]; then
+	cp -r "$build/guest/libedge-pc" "$out/libedge-pc"
+fi
