@@ -73,9 +73,9 @@ REPRO_TARGETS := $(addprefix repro-,$(REPROS))
 
 .PHONY: all deps kernel netmods ksft module tools selftests host-tests run check \
 	bench bench-host lint sim repro $(REPRO_TARGETS) print-repros fuzz clean FORCE \
-	debug-kernel check-debug mutate libedge install libedge-pc
+	debug-kernel check-debug mutate libedge install libedge-pc oot-sample
 
-all: module tools selftests sim libedge libedge-pc
+all: module tools selftests sim libedge libedge-pc oot-sample
 
 deps:
 	@$(VM)/deps.sh
@@ -192,6 +192,14 @@ $(BUILD)/guest/libedge-pc/run-shared: tools/libedge/libedge.c tools/libedge/libe
 		tools/libedge/libedge.map tools/libedge/edge.pc.in tools/libedge/Makefile \
 		tools/libedge/pc-test.sh uapi/linux/edge.h $(wildcard Documentation/libedge/*.rst)
 	@tools/libedge/pc-test.sh $(BUILD)/guest/libedge-pc
+
+# The out-of-tree sample, built as its author would (samples/edge_oot/
+# Makefile, Documentation/driver-api.rst): a copy of it outside the
+# tree's Kbuild, against this tree's headers and Module.symvers.
+OOT := $(BUILD)/oot-sample
+oot-sample: module
+	@mkdir -p $(OOT) && cp -u samples/edge_oot/edge_oot_sample.c samples/edge_oot/Makefile $(OOT)/
+	. $(KENV) && $(MAKE) -C $(OOT) KDIR=$$KDIR EDGE=$(CURDIR)
 
 debug-kernel: deps
 	@$(VM)/debug-kernel/build.sh $(CACHE)

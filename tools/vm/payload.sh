@@ -50,6 +50,17 @@ cp "$top/tools/vm/kapi-bench.sh" "$out/kapi-bench.sh"
 if [[ -f $kodir/edge-notp.ko ]]; then
 	cp "$kodir/edge-notp.ko" "$out/"
 fi
+# The out-of-tree driver sample (make oot-sample, built as its author
+# would) is built for the tree's kernel only: another KO_DIR's (the debug
+# kernel's) guest does not run it.
+if [[ -z ${3:-} ]]; then
+	if [[ -f $build/oot-sample/edge_oot_sample.ko ]]; then
+		mkdir -p "$out/oot"
+		cp "$build/oot-sample/edge_oot_sample.ko" "$out/oot/"
+	fi
+else
+	sed -i '/^edge_oot_sample_test\.sh$/d' "$out/suites.list"
+fi
 # libedge's example built through pkg-config against an installed copy
 # (make libedge-pc), with its libraries.
 if [[ -d $build/guest/libedge-pc ]]; then
