@@ -41,6 +41,11 @@
 #   make fuzz     the libFuzzer targets of emul/: make check's fixed
 #                 runs, or FUZZ_SECONDS=S each (selftests/fuzz/README)
 #   make deps     install the Debian packages the rest needs
+#   make shell [EXTRA=DIR] [CMD='...']  the guest with edge.ko,
+#                 edge_nicsim.ko and edge_netrx.ko loaded and the tools on
+#                 PATH: a busybox shell on this terminal (exit powers
+#                 off), or CMD run, printed, and its exit status make's;
+#                 EXTRA=DIR is copied in as /edge/extra, on PATH
 #   make check T=NAME  only kselftest suite NAME (edge_jobs_test, or
 #                 jobs), in one stock guest (tools/vm/check-suite.sh)
 #   make install PREFIX=DIR  libedge: libedge.so.1, libedge.a, headers,
@@ -73,7 +78,7 @@ REPRO_TARGETS := $(addprefix repro-,$(REPROS))
 
 .PHONY: all deps kernel netmods ksft module tools selftests host-tests run check \
 	bench bench-host lint sim repro $(REPRO_TARGETS) print-repros fuzz clean FORCE \
-	debug-kernel check-debug mutate libedge install libedge-pc oot-sample
+	debug-kernel check-debug mutate libedge install libedge-pc oot-sample shell shell-test
 
 all: module tools selftests sim libedge libedge-pc oot-sample
 
@@ -200,6 +205,18 @@ OOT := $(BUILD)/oot-sample
 oot-sample: module
 	@mkdir -p $(OOT) && cp -u samples/edge_oot/edge_oot_sample.c samples/edge_oot/Makefile $(OOT)/
 	. $(KENV) && $(MAKE) -C $(OOT) KDIR=$$KDIR EDGE=$(CURDIR)
+
+# make shell CMD=...'s test: output and exit status, one short boot.
+shell-test:
+	@$(VM)/shell-test.sh CACHE=$(CACHE)
+
+# CMD and EXTRA reach tools/vm/shell.sh through the environment; CMD as
+# typed ($(value): make expands no $ in it).
+shell: export EDGE_SHELL_CMD := $(value CMD)
+shell: export EDGE_SHELL_EXTRA := $(if $(EXTRA),$(abspath $(EXTRA)))
+shell: deps all netmods
+	@$(VM)/shell.sh --kernel $(VMLINUX) $(if $(filter command line,$(origin CMD)),--cmd-env) \
+		$(if $(EXTRA),--extra-env)
 
 debug-kernel: deps
 	@$(VM)/debug-kernel/build.sh $(CACHE)
