@@ -41,6 +41,15 @@
 #   make fuzz     the libFuzzer targets of emul/: make check's fixed
 #                 runs, or FUZZ_SECONDS=S each (selftests/fuzz/README)
 #   make deps     install the Debian packages the rest needs
+#   make shell [EXTRA=DIR] [CMD='...']  the guest with edge.ko,
+#                 edge_nicsim.ko and edge_netrx.ko loaded and the tools on
+#                 PATH: a busybox shell on this terminal (exit powers
+#                 off), or CMD run, printed, and its exit status make's;
+#                 EXTRA=DIR is copied in as /edge/extra, on PATH
+#   make check T=NAME  only kselftest suite NAME (edge_jobs_test, or
+#                 jobs), in one stock guest (tools/vm/check-suite.sh)
+#   make install PREFIX=DIR  libedge: libedge.so.1, libedge.a, headers,
+#                 edge.pc and man pages (tools/libedge/Makefile)
 #
 # Everything fetched (the Debian kernel and headers, kselftest headers,
 # checkpatch) lives in .cache/; nothing is installed into /boot.
@@ -69,9 +78,9 @@ REPRO_TARGETS := $(addprefix repro-,$(REPROS))
 
 .PHONY: all deps kernel netmods ksft module tools selftests host-tests run check \
 	bench bench-host lint sim repro $(REPRO_TARGETS) print-repros fuzz clean FORCE \
-	debug-kernel check-debug mutate
+	debug-kernel check-debug mutate libedge install libedge-pc oot-sample shell shell-test
 
-all: module tools selftests sim
+all: module tools selftests sim libedge libedge-pc oot-sample
 
 deps:
 	@$(VM)/deps.sh
@@ -167,8 +176,53 @@ run: deps all netmods
 	@$(VM)/run-guest.sh --kernel $(VMLINUX) --payload $(BUILD)/payload-demo \
 		--mode demo --timeout $(GUEST_TIMEOUT) --out $(BUILD)/demo --stream
 
+# T=NAME: that suite only (tools/vm/check.sh hands it to check-suite.sh).
+check: export VMLINUX := $(VMLINUX)
 check: deps all netmods
 	@$(VM)/check.sh
+
+# libedge as a library: libedge.so.1, libedge.a, edge.pc, man pages.
+LIBEDGE_O := $(BUILD)/libedge
+PREFIX ?= /usr/local
+libedge:
+	@$(MAKE) -s -C tools/libedge O=$(LIBEDGE_O)
+
+install: libedge
+	$(MAKE) -C tools/libedge O=$(LIBEDGE_O) PREFIX=$(PREFIX) install
+
+# The libedge(7) example against a libedge installed into a scratch prefix
+# through pkg-config, for the guest (selftests/edge/edge_libedge_pc_test.sh).
+libedge-pc: $(BUILD)/guest/libedge-pc/run-shared
+$(BUILD)/guest/libedge-pc/run-shared: tools/libedge/libedge.c tools/libedge/libedge.h \
+		tools/libedge/libedge.map tools/libedge/edge.pc.in tools/libedge/Makefile \
+		tools/libedge/pc-test.sh uapi/linux/edge.h $(wildcard Documentation/libedge/*.rst)
+	@tools/libedge/pc-test.sh $(BUILD)/guest/libedge-pc
+
+# The out-of-tree sample, built as its author would (samples/edge_oot/
+# Makefile, Documentation/driver-api.rst): a copy of it outside the
+# tree's Kbuild, against this tree's headers and Module.symvers.
+# Only when it or what it builds against changed: a Kbuild pass costs
+# 10 s on a loaded machine.
+OOT := $(BUILD)/oot-sample
+oot-sample: module
+	@$(MAKE) -s $(OOT)/edge_oot_sample.ko
+
+$(OOT)/edge_oot_sample.ko: samples/edge_oot/edge_oot_sample.c samples/edge_oot/Makefile \
+		Module.symvers drv/edge_kapi.h uapi/linux/edge.h $(KENV)
+	@mkdir -p $(OOT) && cp samples/edge_oot/edge_oot_sample.c samples/edge_oot/Makefile $(OOT)/
+	. $(KENV) && $(MAKE) -C $(OOT) KDIR=$$KDIR EDGE=$(CURDIR)
+
+# make shell CMD=...'s test: output and exit status, one short boot.
+shell-test:
+	@$(VM)/shell-test.sh CACHE=$(CACHE)
+
+# CMD and EXTRA reach tools/vm/shell.sh through the environment; CMD as
+# typed ($(value): make expands no $ in it).
+shell: export EDGE_SHELL_CMD := $(value CMD)
+shell: export EDGE_SHELL_EXTRA := $(if $(EXTRA),$(abspath $(EXTRA)))
+shell: deps all netmods
+	@$(VM)/shell.sh --kernel $(VMLINUX) $(if $(filter command line,$(origin CMD)),--cmd-env) \
+		$(if $(EXTRA),--extra-env)
 
 debug-kernel: deps
 	@$(VM)/debug-kernel/build.sh $(CACHE)

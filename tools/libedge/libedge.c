@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdint.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
@@ -224,4 +226,101 @@ void edge_queue_cqe_seen(struct edge_queue *q)
 	q->head++;
 	/* The kernel's poll() compares its tail with this. */
 	store_release(q->cq_head, q->head);
+}
+
+int edge_version_major(void)
+{
+	return LIBEDGE_VERSION_MAJOR;
+}
+
+int edge_version_minor(void)
+{
+	return LIBEDGE_VERSION_MINOR;
+}
+
+void edge_job_init(struct edge_job *job, uint32_t queue,
+		   uint64_t deadline_ns, const uint32_t *kernels,
+		   uint32_t nr_kernels, uint64_t user_data)
+{
+	memset(job, 0, sizeof(*job));
+	job->size = sizeof(*job);
+	job->queue = queue;
+	job->nr_kernels = nr_kernels;
+	job->deadline_ns = deadline_ns;
+	job->kernels = (uintptr_t)kernels;
+	job->user_data = user_data;
+}
+
+int edge_job_submit(struct edge_dev *d, struct edge_job *job)
+{
+	return ioctl(d->fd, EDGE_IOC_SUBMIT_JOB, job) ? -errno : 0;
+}
+
+int edge_job_reap(struct edge_dev *d, struct edge_job_cqe *cqes, uint32_t nr)
+{
+	struct edge_reap_jobs r = {
+		.size = sizeof(r),
+		.nr = nr > EDGE_JOB_CQ_ENTRIES ? EDGE_JOB_CQ_ENTRIES : nr,
+		.cqes = (uintptr_t)cqes,
+	};
+
+	if (ioctl(d->fd, EDGE_IOC_REAP_JOBS, &r))
+		return -errno;
+	return (int)r.nr;
+}
+
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int edge_job_wait(struct edge_dev *d, struct edge_job_cqe *cqe,
+		  int timeout_ms)
+{
+	int64_t end = mono_ms() + (timeout_ms < 0 ? 0 : timeout_ms);
+	struct pollfd pfd = { .fd = d->fd, .events = POLLIN };
+	int ret, left, woke = 0;
+
+	for (;;) {
+		ret = edge_job_reap(d, cqe, 1);
+		if (ret != 0)
+			return ret < 0 ? ret : 0;
+		/* Unplugged: the cancelled completions were all reaped. */
+		if (woke && (pfd.revents & POLLHUP))
+			return -ENODEV;
+		/*
+		 * poll() also reports an event ring's unreaped completions,
+		 * which are not ours to reap: it then returns at once, so
+		 * nap instead of spinning on it.
+		 */
+		if (woke)
+			usleep(1000);
+		left = timeout_ms < 0 ? -1 : (int)(end - mono_ms());
+		if (timeout_ms >= 0 && left <= 0)
+			return -ETIME;
+		ret = poll(&pfd, 1, left);
+		if (ret < 0 && errno != EINTR)
+			return -errno;
+		woke = ret > 0;
+	}
+}
+
+const char *edge_cqe_code_name(uint32_t code)
+{
+	switch (code) {
+	case EDGE_CQE_PENDING:
+		return "pending";
+	case EDGE_CQE_DONE:
+		return "done";
+	case EDGE_CQE_ERROR:
+		return "error";
+	case EDGE_CQE_REJECTED:
+		return "rejected";
+	case EDGE_CQE_CANCELLED:
+		return "cancelled";
+	}
+	return "unknown";
 }

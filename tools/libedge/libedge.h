@@ -14,6 +14,21 @@
 #include <stddef.h>
 #include <linux/edge.h>
 
+/*
+ * The library's version (libedge.so.MAJOR): MAJOR changes when a function
+ * or a struct above changes incompatibly, MINOR when functions are added.
+ * edge_version_major()/_minor() report the library actually loaded.
+ */
+#define LIBEDGE_VERSION_MAJOR	1
+#define LIBEDGE_VERSION_MINOR	0
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int edge_version_major(void);
+int edge_version_minor(void);
+
 struct edge_dev {
 	int fd;
 	struct edge_info info;
@@ -76,5 +91,32 @@ int edge_queue_peek(struct edge_queue *q, struct edge_cqe *cqe);
 int edge_queue_wait(struct edge_queue *q, struct edge_cqe *cqe,
 		    int timeout_ms);
 void edge_queue_cqe_seen(struct edge_queue *q);
+
+/*
+ * Jobs (EDGE_IOC_SUBMIT_JOB): a stream of dependent kernels, each named by
+ * the EKT id of an event kernel this device handle registered
+ * (edge_queue_create()), with a deadline.  edge_job_init() builds one;
+ * @kernels must stay valid until edge_job_submit() returns.  Submission
+ * sets @job->id; the command processor admits or refuses the job later,
+ * and its completion (struct edge_job_cqe: status DONE, REJECTED or
+ * CANCELLED, met, latency) comes back through edge_job_reap() (no
+ * waiting) or edge_job_wait() (the next one, up to @timeout_ms; -1:
+ * forever; -ETIME on time-out), in the order the jobs finish.
+ */
+void edge_job_init(struct edge_job *job, uint32_t queue,
+		   uint64_t deadline_ns, const uint32_t *kernels,
+		   uint32_t nr_kernels, uint64_t user_data);
+int edge_job_submit(struct edge_dev *d, struct edge_job *job);
+int edge_job_reap(struct edge_dev *d, struct edge_job_cqe *cqes,
+		  uint32_t nr);
+int edge_job_wait(struct edge_dev *d, struct edge_job_cqe *cqe,
+		  int timeout_ms);
+
+/* "done", "error", "rejected", "cancelled", "pending" or "unknown". */
+const char *edge_cqe_code_name(uint32_t code);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* _LIBEDGE_H */

@@ -10,7 +10,9 @@ pkgs=(
 	libnl-genl-3-dev
 	libnl-route-3-dev netcat-openbsd  # edge_netrx: the veth pair; nc -u, the UDP client
 	python3-yaml                      # tools/nlspec-check.py (make check)
-	python3-docutils                  # tools/rst-check.py (make lint)
+	python3-docutils                  # tools/rst-check.py (make lint); rst2man (libedge)
+	python3-pygments                  # rst2man's code blocks (a Recommends of docutils)
+	man-db                            # man -l of libedge's pages (tools/libedge/pc-test.sh)
 	libelf1 libssl3                   # linux-kbuild-6.1's binaries (dpkg -x, not installed)
 	perl                              # checkpatch.pl
 	gnuplot-nox                       # edge-sim plots (make repro-*)

@@ -195,6 +195,27 @@ bench)
 	# The guest fuzzer at length: >= 1M calls (selftests/edge/edge_fuzz_test.c).
 	EDGE_FUZZ_CALLS=${EDGE_FUZZ_CALLS:-1000000} ./selftests/edge_fuzz_test || fail=1
 	;;
+shell)
+	# make shell (tools/vm/shell.sh): edge.ko, edge_nicsim.ko (idle:
+	# echo 1 > /sys/kernel/edge_nicsim/running starts its wire) and
+	# edge_netrx.ko loaded, the tools and EXTRA= (extra/) on PATH.  With
+	# a command (shell-cmd) run it, its output on the results channel and
+	# its status the guest's; else a shell on the console, whose exit
+	# powers off.
+	load
+	insmod ./edge_nicsim.ko start=0 || fail=1
+	insmod ./edge_netrx.ko || fail=1
+	export PATH=/edge/extra/bin:/edge/extra:/edge:/bin
+	[ $fail = 0 ] || echo "guest: a module did not load" >&2
+	if [ -f ./shell-cmd ]; then
+		sh ./shell-cmd 2>&1 || fail=$?
+	else
+		echo "edge shell: edge.ko, edge_nicsim.ko, edge_netrx.ko loaded;" \
+			"tools in /edge, EXTRA= in /edge/extra; exit powers off" >&2
+		cd /tmp || exit 1
+		setsid cttyhack sh </dev/console >/dev/console 2>&1
+	fi
+	;;
 *)
 	echo "guest: unknown EDGE_MODE '$EDGE_MODE'" >&2
 	fail=1

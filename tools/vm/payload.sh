@@ -40,7 +40,7 @@ cp -r "$build/guest/selftests" "$out/selftests"
 # The suites the guest must run, from the sources (a binary that did not
 # build or was not copied is then a failure, not an absence), and the
 # skips it may accept (tools/vm/guest.sh).
-(cd "$top/selftests/edge" && LC_ALL=C ls -- *_test.c edgectl_test.sh) |
+(cd "$top/selftests/edge" && LC_ALL=C ls -- *_test.c *_test.sh) |
 	sed 's/\.c$//' >"$out/suites.list"
 cp "$top/tools/vm/skip-allow.txt" "$out/"
 cp "$top/tools/vm/guest.sh" "$out/run.sh"
@@ -49,4 +49,20 @@ cp "$top/tools/vm/kapi-bench.sh" "$out/kapi-bench.sh"
 # edge_fault_test's fail-nth insmod (tools/vm/debug-kernel/module.sh).
 if [[ -f $kodir/edge-notp.ko ]]; then
 	cp "$kodir/edge-notp.ko" "$out/"
+fi
+# The out-of-tree driver sample (make oot-sample, built as its author
+# would) is built for the tree's kernel only: another KO_DIR's (the debug
+# kernel's) guest does not run it.
+if [[ -z ${3:-} ]]; then
+	if [[ -f $build/oot-sample/edge_oot_sample.ko ]]; then
+		mkdir -p "$out/oot"
+		cp "$build/oot-sample/edge_oot_sample.ko" "$out/oot/"
+	fi
+else
+	sed -i '/^edge_oot_sample_test\.sh$/d' "$out/suites.list"
+fi
+# libedge's example built through pkg-config against an installed copy
+# (make libedge-pc), with its libraries.
+if [[ -d $build/guest/libedge-pc ]]; then
+	cp -r "$build/guest/libedge-pc" "$out/libedge-pc"
 fi

@@ -4,6 +4,7 @@
 # Usage: run-guest.sh --kernel VMLINUX --payload DIR [--mode WORD]
 #                     [--timeout SECS] [--out PREFIX] [--append "WORDS"]
 #                     [--mem MB] [--smp N] [--stream] [--alloc-failures-ok]
+#                     [--interactive]
 #
 # The payload DIR is copied to /edge in the guest; /edge/run.sh is run from
 # /edge with stdout on the results channel (second serial port, written to
@@ -13,6 +14,8 @@
 # stack traces the kernel prints for a failed allocation (warn_alloc:
 # "page allocation failure", "vmalloc error") are expected, not a verdict;
 # so is kmemleak falling back to scanning a whole object.
+# --interactive: the console is this terminal too (make shell): QEMU reads
+# it, and still logs it to PREFIX.console.log for the verdict.
 #
 # Exit 0 only when run.sh exited 0 and the console log shows no kernel
 # warning, BUG, oops or panic; otherwise 1 with a one-line reason on stderr
@@ -26,7 +29,7 @@ usage() {
 die() { echo "run-guest: $*" >&2; exit 2; }
 
 kernel='' payload='' mode='' timeout=600 out='' append='' mem=512 smp=2 stream=0
-alloc_ok=0
+alloc_ok=0 interactive=0
 while (($#)); do
 	case $1 in
 	--kernel) kernel=${2:?}; shift ;;
@@ -39,6 +42,7 @@ while (($#)); do
 	--smp) smp=${2:?}; shift ;;
 	--stream) stream=1 ;;
 	--alloc-failures-ok) alloc_ok=1 ;;
+	--interactive) interactive=1 ;;
 	-h | --help) usage ;;
 	*) echo "run-guest: unknown option $1" >&2; usage ;;
 	esac
@@ -141,8 +145,19 @@ qemu=(
 	-serial "file:$console" -serial "file:$tap"
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
 )
+tflags=()
+# A background job's stdin: /dev/null, as bash gives one, or the terminal.
+exec 3</dev/null
+if ((interactive)); then
+	exec 3<&0
+	# The console on stdio (Ctrl-C goes to the guest), logged as before.
+	qemu=("${qemu[@]/#file:$console/chardev:con}")
+	qemu+=(-chardev "stdio,id=con,signal=off,logfile=$console")
+	# timeout's own process group could not read the terminal.
+	tflags=(--foreground)
+fi
 t0=$EPOCHREALTIME
-timeout -k 5 "$timeout" "${qemu[@]}" 2>"$tmp/qemu.err" &
+timeout "${tflags[@]}" -k 5 "$timeout" "${qemu[@]}" 2>"$tmp/qemu.err" <&3 &
 qpid=$!
 tpid=''
 if ((stream)); then
