@@ -133,6 +133,13 @@ echo "== host: edgectl -j output from the guest parses as JSON"
 cat "$build/edgectl-json.tap"
 taps+=("$build/edgectl-json.tap")
 
+echo "== guest: make shell CMD=... (one short boot; issue 28)"
+if ! "$vm/shell-test.sh" CACHE="${CACHE:-$top/.cache}" >"$build/shell-test.tap" 2>&1; then
+	stage_failed shell-test
+fi
+cat "$build/shell-test.tap"
+taps+=("$build/shell-test.tap")
+
 echo "== guest: kselftests on the debug kernel (KASAN, lockdep, kmemleak, fault injection)"
 wait "$debug_build" || cat "$debug_build_log" >&2
 # stderr stays on the terminal: a cold debug-kernel build says what it does.
