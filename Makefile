@@ -54,7 +54,7 @@
 # Everything fetched (the Debian kernel and headers, kselftest headers,
 # checkpatch) lives in .cache/; nothing is installed into /boot.
 
-CACHE	:= $(CURDIR)/.cache
+CACHE	?= $(CURDIR)/.cache
 # The scripts under tools/vm read it too (make CACHE=DIR: a private cache).
 export CACHE
 BUILD	:= $(CURDIR)/build
