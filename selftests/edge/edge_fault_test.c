@@ -284,9 +284,18 @@ struct op {
 	int cmd;
 	char old_sched[32];
 	unsigned long points, injected, errors, survived;
+	double seconds;			/* the loop's, for testing.rst's budget */
 };
 
-static int fault_loop(struct op *op)
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int fault_points(struct op *op)
 {
 	unsigned int n;
 	bool inj;
@@ -323,6 +332,16 @@ static int fault_loop(struct op *op)
 	}
 	ksft_print_msg("%s: more than %u fault points\n", op->name, MAX_NTH);
 	return -1;
+}
+
+/* Every fault point of @op in turn, timed (the debug kernel's budget). */
+static int fault_loop(struct op *op)
+{
+	double t0 = now_s();
+	int ret = fault_points(op);
+
+	op->seconds = now_s() - t0;
+	return ret;
 }
 
 /* insmod ---------------------------------------------------------------- */
@@ -704,6 +723,7 @@ static int nl_read_check(struct op *op, int ret, bool injected)
 static void report(struct op *op, int ret)
 {
 	total_injected += op->injected;
+	ksft_print_msg("fault.%s: %.1f s\n", op->name, op->seconds);
 	ksft_test_result(!ret, "fault.%s: %lu fault points, %lu errors, %lu survived and work\n",
 			 op->name, op->points, op->errors, op->survived);
 }
