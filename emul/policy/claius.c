@@ -19,9 +19,15 @@
  *   so far less the prediction at the first quota q0 for the tasks done,
  *   the smallest quota q' >= q0 whose saving on the remaining tasks,
  *   sum(t_i(q0) - t_i(q')), is at least L (Eq. 6, T_now - T_new - T_save
- *   >= lag), on the isolated predictions; back to q0 once L <= 0 (-nc:
- *   none; -scaled, ours: the remaining tasks' predictions scaled by the
- *   slowdown seen so far).
+ *   >= lag), on the isolated predictions; back to q0 once the query no
+ *   longer lags the predictions at the quotas it ran on (-nc: none;
+ *   -scaled, ours: the remaining tasks' predictions scaled by the
+ *   slowdown seen so far).  Ours, so that a looser target never adds a
+ *   violation (README: monotone in the target): with one query in
+ *   flight, at least the quota whose remaining tasks fit the time left
+ *   at the slowdown seen so far (Eq. 7 for one query); and a query's
+ *   just-enough quota counts the slowdown its service's last query ran
+ *   at (not -nc).
  * - Two services (Section 8): each begins at its just-enough quota, the
  *   steeper one first when both do not fit; after each task, with both
  *   queries in flight, T = t_predict - t_rest (Eq. 7) ranks them: the
@@ -65,6 +71,7 @@ struct cl_svc {
 	u64 ran;		/* predicted time of the tasks done, as run */
 	u32 qrun;		/* quota its running task launched with */
 	u64 plan;		/* predicted time of the tasks done, at q0 */
+	u64 sl;			/* its last query's slowdown, per mille */
 };
 
 struct cl_memo {
@@ -101,15 +108,36 @@ static u64 rest(const struct edge_app *a, u32 from, u32 q)
 	return t;
 }
 
-/* The smallest quota whose remaining tasks fit @avail ns. */
-static u32 just_enough(const struct edge_app *a, u32 from, u64 avail)
+/*
+ * The smallest quota whose remaining tasks, their predictions times
+ * @sl per mille, fit @avail ns.
+ */
+static u32 just_enough_sl(const struct edge_app *a, u32 from, u64 avail,
+			  u64 sl)
 {
 	u32 q;
 
 	for (q = 1; q < CL_STEPS; q++)
-		if (rest(a, from, q) <= avail)
+		if (edge_div64(rest(a, from, q) * sl, 1000) <= avail)
 			return q;
 	return CL_STEPS;
+}
+
+static u32 just_enough(const struct edge_app *a, u32 from, u64 avail)
+{
+	return just_enough_sl(a, from, avail, 1000);
+}
+
+/*
+ * The slowdown a query's completed tasks ran at against their
+ * predictions at the quotas they ran on, per mille, at least 1000.
+ */
+static u64 ran_slow(const struct cl_svc *v)
+{
+	u64 took = v->tdone - v->t1;
+
+	return v->ran && took > v->ran ? edge_div64_64(took * 1000, v->ran) :
+					 1000;
 }
 
 /* static-opt: the launcher's fixed quota, or just enough nominally. */
@@ -443,6 +471,8 @@ static void chain_begin(struct edge_simt *s, struct cl *c, u32 app)
 	u64 now = s->eng->now, used = now - a->chain_start;
 	u32 o = other_svc(s, app);
 
+	if (!v->sl)
+		v->sl = 1000;
 	v->seq = a->chain_seq;
 	v->active = true;
 	v->done = 0;
@@ -453,8 +483,9 @@ static void chain_begin(struct edge_simt *s, struct cl *c, u32 app)
 	if (c->flags & CL_STATIC)
 		v->q0 = static_q(a);
 	else
-		v->q0 = just_enough(a, 1, a->chain_budget > used ?
-				    a->chain_budget - used : 0);
+		v->q0 = just_enough_sl(a, 1, a->chain_budget > used ?
+				       a->chain_budget - used : 0,
+				       c->flags & CL_NC ? 1000 : v->sl);
 	v->q = v->q0;
 	if (o)
 		fit_two(s, c, app, o);
@@ -501,8 +532,10 @@ static u32 comp_q(const struct cl_svc *v, const struct edge_app *a, bool pure)
 	u64 spent = v->tdone - v->t1, lag, base, r;
 	u32 q;
 
-	if (spent <= v->plan || v->done >= a->nr_tasks)
+	if (v->done >= a->nr_tasks)
 		return v->q0;
+	if (spent <= v->plan)
+		return v->q > v->q0 && spent > v->ran ? v->q : v->q0;
 	lag = spent - v->plan;
 	base = rest(a, v->done + 1, v->q0);
 	for (q = v->q0; q < CL_STEPS; q++) {
@@ -516,10 +549,35 @@ static u32 comp_q(const struct cl_svc *v, const struct edge_app *a, bool pure)
 	return q;
 }
 
+/*
+ * Eq. 7 for one query (ours, beside Eq. 6): the smallest quota >= q0
+ * whose remaining tasks, at the slowdown the done ones ran at, fit the
+ * time left to the target.  Eq. 6 covers only the lag so far: the tasks
+ * left run as late again, and when only tasks that do not scale are
+ * left no quota recovers it (README: monotone in the target).
+ */
+static u32 deadline_q(const struct cl_svc *v, const struct edge_app *a)
+{
+	u64 used = v->tdone - a->chain_start, left, sl = ran_slow(v);
+	u32 q;
+
+	if (used >= a->chain_budget)
+		return CL_STEPS;
+	left = a->chain_budget - used;
+	for (q = v->q0; q < CL_STEPS; q++)
+		if (edge_div64(rest(a, v->done + 1, q) * sl, 1000) <= left)
+			break;
+	return q;
+}
+
 /* One query in flight: Section 7's compensator sets its quota. */
 static void compensate(struct cl_svc *v, const struct edge_app *a, bool pure)
 {
+	u32 d = deadline_q(v, a);
+
 	v->q = comp_q(v, a, pure);
+	if (d > v->q)
+		v->q = d;
 }
 
 /*
@@ -709,6 +767,7 @@ static void cl_kernel_end(struct edge_simt *s, struct edge_kinst *ki)
 	v->ran += pred(a, ki->k.task, v->qrun ? v->qrun : v->q0);
 	v->plan += pred(a, ki->k.task, v->q0);
 	if (v->done >= a->nr_tasks) {
+		v->sl = ran_slow(v);
 		v->active = false;
 		s->apps[app].cur_pct = 0;
 	} else if (!(c->flags & CL_NC)) {
