@@ -4,7 +4,10 @@
 #
 #   make          build edge.ko, the tools and the selftests
 #   make run      boot the guest, load edge.ko, run the demo
-#   make check    the whole test suite; ends with "N passed, N failed"
+#                 (KERNEL=6.1|6.12: which Debian kernel, default 6.12)
+#   make check    the whole test suite, the kselftests on both stock
+#                 kernels (6.1, 6.12) and the debug kernel; ends with
+#                 "N passed, N failed"
 #                 (it checks the fast path's instruction counts against
 #                 tools/bench-host/ceiling.txt)
 #   make check-debug  only its debug-kernel part: the kselftests, fault
@@ -37,7 +40,8 @@
 #                 (tools/mutants.txt), each in a scratch copy against
 #                 make host-tests and the reproductions; prints
 #                 mutants_caught=N/M (tools/mutate.sh)
-#   make lint     checkpatch --strict and sparse
+#   make lint     checkpatch --strict; the module build and sparse against
+#                 both kernels (tools/vm/kmod.sh: build/kmod-SERIES)
 #   make fuzz     the libFuzzer targets of emul/: make check's fixed
 #                 runs, or FUZZ_SECONDS=S each (selftests/fuzz/README)
 #   make deps     install the Debian packages the rest needs
@@ -51,18 +55,33 @@
 #   make install PREFIX=DIR  libedge: libedge.so.1, libedge.a, headers,
 #                 edge.pc and man pages (tools/libedge/Makefile)
 #
-# Everything fetched (the Debian kernel and headers, kselftest headers,
-# checkpatch) lives in .cache/; nothing is installed into /boot.
+# Everything fetched (the Debian kernels and headers, kselftest headers,
+# checkpatch, linux-source-6.12's YNL tools and specs) lives in .cache/;
+# nothing is installed into /boot.
+#
+# KERNEL=6.1|6.12 picks the stock kernel that make, make run and make
+# bench build for and boot: Debian 12's 6.1 or the 6.12 LTS (Debian 13's;
+# Debian 12's security archive), default the newest.  make check and make
+# lint take both.
 
 CACHE	?= $(CURDIR)/.cache
 # The scripts under tools/vm read it too (make CACHE=DIR: a private cache).
 export CACHE
 BUILD	:= $(CURDIR)/build
 VM	:= $(CURDIR)/tools/vm
-KENV	:= $(CACHE)/kernel.env
 KSFT	:= $(CACHE)/ksft
-# Read the fetched kernel's paths when they exist (after `make kernel`).
+KERNELS	:= 6.1 6.12
+KERNEL	?= 6.12
+ifeq ($(filter $(KERNEL),$(KERNELS)),)
+$(error KERNEL=$(KERNEL): the supported kernels are $(KERNELS))
+endif
+KENV	:= $(CACHE)/kernel-$(KERNEL).env
+# Read the fetched kernel's paths when they exist (after `make kernel`):
+# KV, and KDIR and VMLINUX relative to the cache, made absolute here (a
+# copied cache builds against its own headers, tools/vm/fetch-kernel.sh).
 -include $(KENV)
+KDIR	:= $(if $(KDIR),$(CACHE)/$(KDIR))
+VMLINUX	:= $(if $(VMLINUX),$(CACHE)/$(VMLINUX))
 
 CC	?= gcc
 UCFLAGS	:= -O2 -g -Wall -Wextra -I$(CURDIR)/uapi -I$(CURDIR)/tools/libedge
@@ -76,7 +95,7 @@ GUEST_TIMEOUT ?= 900
 REPROS := $(patsubst tools/edge-sim/repro-%.sh,%,$(wildcard tools/edge-sim/repro-*.sh))
 REPRO_TARGETS := $(addprefix repro-,$(REPROS))
 
-.PHONY: all deps kernel netmods ksft module tools selftests host-tests run check \
+.PHONY: all deps kernel ynl netmods ksft module tools selftests host-tests run check \
 	bench bench-host lint sim repro $(REPRO_TARGETS) print-repros fuzz clean FORCE \
 	debug-kernel check-debug mutate libedge install libedge-pc oot-sample shell shell-test
 
@@ -86,21 +105,27 @@ deps:
 	@$(VM)/deps.sh
 
 $(KENV): | deps
-	$(VM)/fetch-kernel.sh $(CACHE)
+	$(VM)/fetch-kernel.sh $(CACHE) $(KERNEL)
 
 $(KSFT)/kselftest_harness.h: | deps
 	$(VM)/fetch-linux-source.sh $(CACHE)
 
 kernel: $(KENV)
 
+# linux-source-6.12's netlink tooling, for the spec checks: tools/net/ynl
+# and Documentation/netlink/genetlink*.yaml under $(YNL_SRC).
+YNL_SRC	:= $(CACHE)/linux-source-6.12
+ynl: | deps
+	@$(VM)/fetch-linux-source.sh $(CACHE) 6.12
+
 # Debian's veth.ko for edge_netrx's guest network (only that module).
 netmods: $(KENV)
-	@$(VM)/fetch-netmods.sh $(CACHE)
+	@$(VM)/fetch-netmods.sh $(CACHE) $(KERNEL)
 ksft: $(KSFT)/kselftest_harness.h
 
 # Kbuild is re-read with KDIR from the env file, so read it in the recipe.
 module: $(KENV)
-	. $(KENV) && $(MAKE) -C $$KDIR M=$(CURDIR) modules
+	. $(KENV) && $(MAKE) -C $(CACHE)/$$KDIR M=$(CURDIR) modules
 
 $(BUILD)/%/.dir:
 	@mkdir -p $(dir $@) && touch $@
@@ -176,9 +201,12 @@ run: deps all netmods
 	@$(VM)/run-guest.sh --kernel $(VMLINUX) --payload $(BUILD)/payload-demo \
 		--mode demo --timeout $(GUEST_TIMEOUT) --out $(BUILD)/demo --stream
 
-# T=NAME: that suite only (tools/vm/check.sh hands it to check-suite.sh).
-check: export VMLINUX := $(VMLINUX)
-check: deps all netmods
+# Not the tree's module build: tools/vm/check.sh builds one per kernel
+# (tools/vm/kmod.sh, the out-of-tree sample too) and fetches both
+# kernels' guest modules.  T=NAME: that suite only (check.sh hands it to
+# tools/vm/check-suite.sh, on the kernel KERNEL= picks).
+check: export KERNEL := $(KERNEL)
+check: deps tools selftests sim libedge libedge-pc
 	@$(VM)/check.sh
 
 # libedge as a library: libedge.so.1, libedge.a, edge.pc, man pages.
@@ -252,7 +280,7 @@ bench: deps all netmods
 bench-host:
 	@$(MAKE) -s -C tools/bench-host O=$(BUILD)/host run
 
-lint: module
+lint: deps ksft
 	@tools/lint.sh
 
 # Not Kbuild's M= clean: it recurses through .cache/ and would wipe the

@@ -620,5 +620,4 @@ const struct file_operations edge_fops = {
 	.compat_ioctl = compat_ptr_ioctl,
 	.mmap = edge_mmap,
 	.poll = edge_poll,
-	.llseek = no_llseek,
 };

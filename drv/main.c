@@ -15,6 +15,7 @@
 #include <linux/poll.h>
 
 #include "edge_drv.h"
+#include "edge_kcompat.h"
 #include "netlink.h"
 
 static unsigned int nr_devices = 1;
@@ -51,7 +52,7 @@ static struct edge_device *edge_devs[EDGE_MAX_DEVICES];
 DEFINE_MUTEX(edge_devs_lock);	/* the table above, add and del whole */
 
 /* Every user may open the GPU; isolation is per open file. */
-static char *edge_devnode(struct device *dev, umode_t *mode)
+static char *edge_devnode(EDGE_DEVNODE_ARG *dev, umode_t *mode)
 {
 	if (mode)
 		*mode = 0666;
@@ -295,7 +296,7 @@ static int __init edge_init(void)
 	ret = alloc_chrdev_region(&edge_devt, 0, EDGE_MAX_DEVICES, "edge");
 	if (ret)
 		return ret;
-	edge_class = class_create(THIS_MODULE, "edge");
+	edge_class = class_create("edge");
 	if (IS_ERR(edge_class)) {
 		ret = PTR_ERR(edge_class);
 		goto err_region;

@@ -11,6 +11,7 @@
 #include <linux/bits.h>
 
 #include "edge_drv.h"
+#include "edge_kcompat.h"
 
 #define EDGE_MMAP_DOORBELL	0ULL
 #define EDGE_MMAP_SQ		BIT_ULL(32)
@@ -42,8 +43,8 @@ static int edge_map(struct vm_area_struct *vma, void *mem, u32 size)
 	 * A forked child must not ring its parent's doorbells or see its
 	 * rings (amdkfd does the same for its doorbell pages).
 	 */
-	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
-	vma->vm_flags &= ~VM_MAYEXEC;
+	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
+	vm_flags_clear(vma, VM_MAYEXEC);
 	/*
 	 * What remap_vmalloc_range() does, which refuses memory without
 	 * VM_USERMAP: each page is referenced by the mapping, so it stays

@@ -27,6 +27,7 @@
 #include <linux/edge_netlink.h>
 
 #include "edge_drv.h"
+#include "edge_kcompat.h"
 #include "netlink.h"
 #include "policy/place.h"
 
@@ -586,8 +587,8 @@ void edge_nl_summary_flush(struct edge_device *ed)
 
 /* Commands */
 
-static int edge_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
-			    struct genl_info *info)
+static int edge_nl_pre_doit(const struct genl_split_ops *ops,
+			    struct sk_buff *skb, struct genl_info *info)
 {
 	if ((ops->internal_flags & EDGE_NL_WRITE) &&
 	    !netlink_capable(skb, CAP_SYS_ADMIN)) {
@@ -598,7 +599,7 @@ static int edge_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
 	return 0;
 }
 
-static void edge_nl_post_doit(const struct genl_ops *ops,
+static void edge_nl_post_doit(const struct genl_split_ops *ops,
 			      struct sk_buff *skb, struct genl_info *info)
 {
 	mutex_unlock(&edge_devs_lock);
@@ -804,8 +805,7 @@ static int edge_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
  */
 static struct edge_device *edge_nl_dump_lock(struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
-	struct nlattr *ia = di->attrs[EDGE_A_DEV_INDEX];
+	struct nlattr *ia = genl_info_dump(cb)->attrs[EDGE_A_DEV_INDEX];
 	struct edge_device *ed;
 
 	if (!ia) {
@@ -1241,12 +1241,8 @@ static const struct genl_ops edge_nl_ops[] = {
 
 /*
  * The monitor tells every user's PIDs, registrations and job results:
- * root's only.  genl_bind() checks the flag (backported to 6.1.y; the
- * build needs it, rather than a monitor open to all).
+ * root's only.  genl_bind() checks the flag (edge_kcompat.h insists on it).
  */
-#ifndef GENL_MCAST_CAP_SYS_ADMIN
-#error "the kernel lacks GENL_MCAST_CAP_SYS_ADMIN: the monitor group would be open to every user"
-#endif
 static const struct genl_multicast_group edge_nl_mcgrps[] = {
 	{ .name = EDGE_MCGRP_MONITOR, .flags = GENL_MCAST_CAP_SYS_ADMIN, },
 };

@@ -11,13 +11,17 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 build=$top/build
 vm=$top/tools/vm
 want=${1:?usage: check-suite.sh 'NAME...'}
-# VMLINUX: make's (the kernel KERNEL= picks), else the cache's.
-if [[ -z ${VMLINUX:-} ]]; then
-	# shellcheck source=/dev/null
-	. "${CACHE:-$top/.cache}/kernel.env"
-fi
+# The kernel KERNEL= picks (make's; default the newest), its modules and
+# the out-of-tree sample built for it as make check builds them.
+k=${KERNEL:-6.12}
+cache=${CACHE:-$top/.cache}
+# shellcheck source=tools/vm/kernel-env.sh
+. "$vm/kernel-env.sh"
+"$vm/kmod.sh" "$k" "$build/kmod-$k" || exit 1
+kernel_env "$cache" "$k" || exit 1
+"$vm/fetch-netmods.sh" "$cache" "$k" || exit 1
 payload=$build/payload-suite
-"$vm/payload.sh" "$payload" "$build" || exit 1
+"$vm/payload.sh" "$payload" "$build" "$build/kmod-$k/src" || exit 1
 names=()
 set -f
 while read -r name; do

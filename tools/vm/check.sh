@@ -2,9 +2,11 @@
 # `make check`: lint, host unit tests of emul/, the libFuzzer targets,
 # every reproduction (make repro-*) compared with its committed results,
 # then the kselftests in
-# a guest on the stock kernel and again on the debug kernel (built into
-# .cache/ when absent; fault injection and kmemleak there,
-# tools/vm/check-debug.sh).
+# a guest on each stock kernel (Debian's 6.1 and 6.12, each with its own
+# module build, tools/vm/kmod.sh) and again on the debug kernel (built
+# into .cache/ when absent; fault injection and kmemleak there,
+# tools/vm/check-debug.sh).  Each stock kernel's count is a line
+# "kselftests_SERIES=N passed, N failed".
 # Ends with one line "N passed, N failed" (tools/vm/tap-summary.sh); exits
 # non-zero on any failed test, a failed or silent suite, a stage that
 # exits non-zero, a skip not on tools/vm/skip-allow.txt, a guest panic,
@@ -19,8 +21,9 @@ vm=$top/tools/vm
 if [[ -n ${T:-} ]]; then
 	exec "$vm/check-suite.sh" "$T"
 fi
-# shellcheck source=/dev/null
-. "${CACHE:-$top/.cache}/kernel.env"
+cache=${CACHE:-$top/.cache}
+# shellcheck source=tools/vm/kernel-env.sh
+. "$vm/kernel-env.sh"
 mkdir -p "$build"
 status=0
 taps=()
@@ -44,7 +47,7 @@ stage_failed() {
 # check-debug.sh's own call of build.sh waits for it on the cache's lock
 # and reports a failed build.
 debug_build_log=$build/debug-kernel.log
-nice -n 10 "$vm/debug-kernel/build.sh" "${CACHE:-$top/.cache}" \
+nice -n 10 "$vm/debug-kernel/build.sh" "$cache" \
 	>"$debug_build_log" 2>&1 &
 debug_build=$!
 
@@ -115,26 +118,56 @@ fi
 cat "$build/bench-host.tap"
 taps+=("$build/bench-host.tap")
 
-echo "== guest: kselftests on Debian $KV"
-"$vm/payload.sh" "$build/payload-check" "$build" || stage_failed payload
-# The guest itself failing (panic, WARN, time-out) counts as a failed test.
-if ! "$vm/run-guest.sh" --kernel "$VMLINUX" --payload "$build/payload-check" \
-	--mode check --timeout "${GUEST_TIMEOUT:-900}" --out "$build/check"; then
-	stage_failed "guest run (see build/check.console.log)"
-fi
 # Per-run counts become comments: the totals are printed once, at the end.
 percount() { sed -E 's/^(guest_fuzz_calls|packet_torture_frames|faults_injected|debug_kernel_reports|unplug_torture_rounds)=/# per run: &/' "$@"; }
-percount "$build/check.tap"
-taps+=("$build/check.tap")
 
-echo "== host: edgectl -j output from the guest parses as JSON"
-"$vm/edgectl-json.py" "$build/check.tap" >"$build/edgectl-json.tap" ||
-	stage_failed edgectl-json
-cat "$build/edgectl-json.tap"
-taps+=("$build/edgectl-json.tap")
+# The kselftests on one stock kernel: its module build (build/kmod-SERIES),
+# its guest modules, a payload (build/payload-SERIES), the guest run
+# (build/check-SERIES.tap, .console.log), edgectl -j's JSON.  Prints
+# kselftests_SERIES=N passed, N failed (the run's TAP alone) and the
+# stage's seconds.
+stock_taps=()
+stock_counts=()
+stock_guest() {
+	local k=$1 t0=$SECONDS out=$build/check-$1 counts skipped
+	echo "== guest: kselftests on Debian's $k"
+	rm -f "$out.tap" "$build/edgectl-json-$k.tap"
+	taps+=("$out.tap" "$build/edgectl-json-$k.tap")
+	stock_taps+=("$out.tap")
+	if ! "$vm/kmod.sh" "$k" "$build/kmod-$k" || ! kernel_env "$cache" "$k" ||
+		! "$vm/fetch-netmods.sh" "$cache" "$k"; then
+		stage_failed "module build for $k (see build/kmod-$k/build.log)"
+		stock_counts+=("kselftests_$k=0 passed, 1 failed")
+		return
+	fi
+	echo "# kernel $KV"
+	"$vm/payload.sh" "$build/payload-$k" "$build" "$build/kmod-$k/src" ||
+		stage_failed "payload $k"
+	# The guest itself failing (panic, WARN, time-out) counts as a failed test.
+	if ! "$vm/run-guest.sh" --kernel "$VMLINUX" --payload "$build/payload-$k" \
+		--mode check --timeout "${GUEST_TIMEOUT:-900}" --out "$out"; then
+		stage_failed "guest run on $k (see build/check-$k.console.log)"
+	fi
+	percount "$out.tap"
+
+	echo "== host: edgectl -j output from the $k guest parses as JSON"
+	"$vm/edgectl-json.py" "$out.tap" >"$build/edgectl-json-$k.tap" ||
+		stage_failed "edgectl-json $k"
+	cat "$build/edgectl-json-$k.tap"
+	# "N passed, N failed" exactly; the allowed skips on a line of their own.
+	counts=$("$vm/tap-summary.sh" --since "$stamp" "$out.tap" 2>&1 | tail -n 1)
+	stock_counts+=("kselftests_$k=${counts%, [0-9]* skipped}")
+	echo "kselftests_$k=${counts%, [0-9]* skipped}"
+	skipped=$(sed -n 's/.*, \([0-9]*\) skipped$/\1/p' <<<"$counts")
+	echo "kselftests_${k}_skipped=${skipped:-0}"
+	echo "kselftests_${k}_seconds=$((SECONDS - t0))"
+}
+for k in "${KERNELS[@]}"; do
+	stock_guest "$k"
+done
 
 echo "== guest: make shell CMD=... (one short boot; issue 28)"
-if ! "$vm/shell-test.sh" CACHE="${CACHE:-$top/.cache}" >"$build/shell-test.tap" 2>&1; then
+if ! "$vm/shell-test.sh" CACHE="$cache" >"$build/shell-test.tap" 2>&1; then
 	stage_failed shell-test
 fi
 cat "$build/shell-test.tap"
@@ -152,13 +185,15 @@ taps+=("$build/debug.tap" "$build/debug-reports.tap")
 # Summary lines: the fuzzers' calls and the torture's frames (the host's libFuzzer total is
 # fuzz_calls= above), the faults injected, the debug kernel's reports.
 sumval() { sed -n "s/^$1=\([0-9]*\)$/\1/p" "${@:2}" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
-echo "guest_fuzz_calls=$(sumval guest_fuzz_calls "$build/check.tap" "$build/debug.tap")"
-# edge_netrx_torture_test's hostile frames, both kernels.
-echo "packet_torture_frames=$(sumval packet_torture_frames "$build/check.tap" "$build/debug.tap")"
+echo "guest_fuzz_calls=$(sumval guest_fuzz_calls "${stock_taps[@]}" "$build/debug.tap")"
+# edge_netrx_torture_test's hostile frames, all kernels.
+echo "packet_torture_frames=$(sumval packet_torture_frames "${stock_taps[@]}" "$build/debug.tap")"
 echo "faults_injected=$(sumval faults_injected "$build/debug.tap")"
-# The unplug torture's dev add/del rounds, both kernels (issue 23: >= 200).
-echo "unplug_torture_rounds=$(sumval unplug_torture_rounds "$build/check.tap" "$build/debug.tap")"
+# The unplug torture's dev add/del rounds, all kernels (issue 23: >= 200).
+echo "unplug_torture_rounds=$(sumval unplug_torture_rounds "${stock_taps[@]}" "$build/debug.tap")"
 echo "debug_kernel_reports=$(sumval debug_kernel_reports "$build/debug.out")"
+# Each stock kernel's kselftests again, beside the totals.
+printf '%s\n' "${stock_counts[@]}"
 
 # Each TAP file must be this run's; each failed stage is one more failure.
 "$vm/tap-summary.sh" --since "$stamp" "${failed_stages[@]}" "${taps[@]}"

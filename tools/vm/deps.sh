@@ -19,6 +19,7 @@ pkgs=(
 	valgrind                          # callgrind figures in the benchmarks
 	flex bison libelf-dev             # the debug guest kernel (tools/vm/debug-kernel)
 	patch                             # planted bugs (tools/vm/plant-bug.sh)
+	dwarves zstd                      # 6.12: pahole for its modules' BTF; its vmlinuz is zstd
 	libclang-rt-14-dev                # libFuzzer runtime (selftests/fuzz)
 )
 

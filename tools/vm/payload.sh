@@ -50,14 +50,15 @@ cp "$top/tools/vm/kapi-bench.sh" "$out/kapi-bench.sh"
 if [[ -f $kodir/edge-notp.ko ]]; then
 	cp "$kodir/edge-notp.ko" "$out/"
 fi
-# The out-of-tree driver sample (make oot-sample, built as its author
-# would) is built for the tree's kernel only: another KO_DIR's (the debug
-# kernel's) guest does not run it.
-if [[ -z ${3:-} ]]; then
-	if [[ -f $build/oot-sample/edge_oot_sample.ko ]]; then
-		mkdir -p "$out/oot"
-		cp "$build/oot-sample/edge_oot_sample.ko" "$out/oot/"
-	fi
+# The out-of-tree driver sample, built as its author would: make
+# oot-sample's for the tree's kernel, tools/vm/kmod.sh's beside a stock
+# KO_DIR (KO_DIR/../oot).  The debug kernel's KO_DIR has none: its guest
+# does not run it.
+oot=$build/oot-sample/edge_oot_sample.ko
+[[ -z ${3:-} ]] || oot=$kodir/../oot/edge_oot_sample.ko
+if [[ -f $oot ]]; then
+	mkdir -p "$out/oot"
+	cp "$oot" "$out/oot/"
 else
 	sed -i '/^edge_oot_sample_test\.sh$/d' "$out/suites.list"
 fi
