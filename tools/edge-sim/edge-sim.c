@@ -669,6 +669,8 @@ static void usage(FILE *o)
 		"[-T trace.json] scenario\n"
 		"       %s -H\n"
 		"       %s policies   (the queue, thread-block and placement policies)\n"
+		"       %s presets    (the model's devices)\n"
+		"       %s functions  (the ABI's event functions)\n"
 		"  -s key=value  override a scenario setting after the file "
 		"is read:\n"
 		"                a top-level key (sched=drain, seed=3), or "
@@ -689,7 +691,7 @@ static void usage(FILE *o)
 		"format,\n"
 		"                for Perfetto or chrome://tracing\n"
 		"Documentation/edge-sim.rst describes the scenario format.\n",
-		prog, prog, prog);
+		prog, prog, prog, prog, prog);
 }
 
 int jobsim_main(int argc, char **argv);
@@ -717,6 +719,39 @@ int main(int argc, char **argv)
 		return claiusim_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "mgb"))
 		return mgbsim_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "presets")) {
+		const struct edge_preset *q;
+
+		/* The model's table (gpu/preset.c): what preset= takes. */
+		printf("name,cores,clock_khz,warp_size,threads_per_core,"
+		       "tb_slots_per_core,regs_per_core,smem_per_core,"
+		       "max_block_threads,max_regs_per_thread\n");
+		for (i = 0; (q = edge_preset_at(i)); i++)
+			printf("%s,%u,%u,%u,%u,%u,%u,%u,%u,%u\n", q->name,
+			       q->num_cores, q->clock_khz, q->warp_size,
+			       q->threads_per_core, q->tb_slots_per_core,
+			       q->regs_per_core, q->smem_per_core,
+			       q->max_block_threads, q->max_regs_per_thread);
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "functions")) {
+		/*
+		 * The ABI's function ids (uapi/linux/edge.h), 1 to
+		 * EDGE_FN_MAX: a kernel's func.  The model has no name
+		 * table of its own; these are the enum's names.
+		 */
+		static const char *const fn[] = {
+			[EDGE_FN_NOP] = "nop", [EDGE_FN_ECHO] = "echo",
+			[EDGE_FN_UDP_PING] = "udp_ping", [EDGE_FN_LPM4] = "lpm4",
+			[EDGE_FN_CRC32C] = "crc32c",
+			[EDGE_FN_ICMP_ECHO] = "icmp_echo",
+		};
+
+		for (i = 1; i <= EDGE_FN_MAX; i++)
+			printf("%d %s\n", i, i < (int)ARRAY_SIZE(fn) && fn[i] ?
+			       fn[i] : "?");
+		return 0;
+	}
 	if (argc > 1 && !strcmp(argv[1], "policies")) {
 		/* The policy tables, one level a line: what the keys take. */
 		printf("queue:");
@@ -788,12 +823,37 @@ int main(int argc, char **argv)
 	}
 	p = edge_preset_find(sc.preset);
 	if (!p)
-		die("unknown preset '%s' (edge, lax, h100-like)", sc.preset);
+		die("preset=%s: unknown preset (nearest: %s; edge-sim presets)",
+		    sc.preset, sim_nearest(sc.preset, preset_names()));
 	for (i = 0; i < sc.ns; i++)
 		if (!sc.s[i].kernel[0])
 			die("stream %s: no kernel", sc.s[i].name);
 	if (!sc.bg.set && !sc.ns)
 		die("nothing to run: no background and no stream");
+	/*
+	 * Every kernel the run uses through the model's own validator, now,
+	 * naming the line that defined it and the key that fails; a run
+	 * never starts with a kernel edge.ko would refuse.
+	 */
+	if (sc.bg.set) {
+		struct kdef *k = find_kernel(&sc, sc.bg.kernel);
+		struct edge_kdesc kd;
+
+		if (!k)
+			die("background: no kernel named '%s'", sc.bg.kernel);
+		sim_validate(prog, k->where[0] ? k->where : argv[optind],
+			     k->name, p, &k->r, &kd, scen_kernel_map);
+	}
+	for (i = 0; i < sc.ns; i++) {
+		struct kdef *k = find_kernel(&sc, sc.s[i].kernel);
+		struct edge_kdesc kd;
+
+		if (!k)
+			die("stream %s: no kernel named '%s'", sc.s[i].name,
+			    sc.s[i].kernel);
+		sim_validate(prog, k->where[0] ? k->where : argv[optind],
+			     k->name, p, &k->r, &kd, scen_kernel_map);
+	}
 	if (print)
 		print_scenario(stderr, &sc);
 
