@@ -579,6 +579,21 @@ void claius_measure(u32 id)
 		a->alone_rate += (u64)(o.rate[i] * 1e6);
 }
 
+/**
+ * claius_prov() - end a CSV row with its provenance (sim_prov()) and a newline
+ * @policy: the thread-block policy the row ran under
+ */
+void claius_prov(u32 policy)
+{
+	struct edge_simt_cfg c;
+
+	/* claius_run()'s configuration. */
+	edge_simt_default_cfg(&c);
+	c.tb_policy = policy;
+	sim_prov(stdout, cl_g.p->name, "none", &c, cl_g.seed, 1);
+	putchar('\n');
+}
+
 static u32 parse_policies(const char *list, u32 *pol)
 {
 	char buf[256], *tok, *save = NULL;
@@ -617,7 +632,8 @@ static void pairs(const u32 *pol, u32 np, const char *svcs, const char *bats,
 	struct outcome o;
 	char name[40];
 
-	printf("service,batch,policy,p99_us,target_us,p99_per_target,violated,util_pct\n");
+	printf("service,batch,policy,p99_us,target_us,p99_per_target,violated,util_pct,"
+	       SIM_PROV_COLS "\n");
 	for (s = 0; s < cl_g.nr; s++) {
 		if (!cl_g.app[s].qos || !claius_selected(svcs, cl_g.app[s].name))
 			continue;
@@ -640,7 +656,7 @@ static void pairs(const u32 *pol, u32 np, const char *svcs, const char *bats,
 				    trace_pair && !strcmp(trace_pair, name), &o);
 				for (i = 2; i <= cl_g.ninst + 1; i++)
 					rate += o.rate[i];
-				printf("%s,%s,%s,%llu,%llu,%.3f,%d,%.1f\n",
+				printf("%s,%s,%s,%llu,%llu,%.3f,%d,%.1f",
 				       cl_g.app[s].name, cl_g.app[b].name,
 				       edge_tb_policy_name(pol[j]),
 				       (unsigned long long)(o.p99[1] / NS_PER_US),
@@ -648,6 +664,7 @@ static void pairs(const u32 *pol, u32 np, const char *svcs, const char *bats,
 				       (double)o.p99[1] / (double)tgt,
 				       o.p99[1] > tgt,
 				       100.0 * rate * 1e6 / (double)cl_g.app[b].alone_rate);
+				claius_prov(pol[j]);
 			}
 		}
 	}
@@ -657,14 +674,15 @@ static void table(void)
 {
 	u32 i, t, q;
 
-	printf("app,task,quota_pct,ns,bw_mbs\n");
+	printf("app,task,quota_pct,ns,bw_mbs," SIM_PROV_COLS "\n");
 	for (i = 0; i < cl_g.nr; i++)
 		for (t = 0; t < cl_g.app[i].n; t++)
 			for (q = 1; q <= EDGE_QUOTA_STEPS; q++)
-				printf("%s,%u,%u,%llu,%llu\n", cl_g.app[i].name,
+				printf("%s,%u,%u,%llu,%llu", cl_g.app[i].name,
 				       t + 1, q * 10,
 				       (unsigned long long)cl_g.app[i].prof[1][t].ns[q - 1],
-				       (unsigned long long)cl_g.app[i].prof[1][t].bw_mbs[q - 1]);
+				       (unsigned long long)cl_g.app[i].prof[1][t].bw_mbs[q - 1]),
+				claius_prov((u32)edge_tb_policy_find("mps"));
 }
 
 static void cusage(void)
@@ -687,6 +705,8 @@ int claiusim_main(int argc, char **argv)
 	u32 pol[EDGE_TBP_NR], np;
 	int c;
 
+	/* Each call from nothing: a fuzzer calls it again and again. */
+	memset(&cl_g, 0, sizeof(cl_g));
 	cl_g.queries = 24;
 	cl_g.mult_pct = 340;
 	cl_g.load_pct = 25;
@@ -735,6 +755,8 @@ int claiusim_main(int argc, char **argv)
 					"pairs", "groups", "table", NULL });
 	}
 	np = parse_policies(pols, pol);
+	if (sim_parse_only)
+		return 0;
 	if (tfile) {
 		cl_g.trace = fopen(tfile, "w");
 		if (!cl_g.trace)

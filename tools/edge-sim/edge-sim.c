@@ -514,7 +514,7 @@ static const char *const csv_cols =
 	"stall_icache_n,stall_barrier_n,stall_membar_n,"
 	"ev_runtime_avg,ev_slowdown,remaining_bg_avg,"
 	"bg_runtime,bg_iso_runtime,bg_slowdown,antt,stp,antt_emul,stp_emul,"
-	"tbs_dispatched,sim_cycles";
+	"tbs_dispatched,sim_cycles," SIM_PROV_COLS;
 
 static double milli(u64 x)
 {
@@ -599,8 +599,10 @@ static void print_row(FILE *o, const struct scen *sc, const char *preset,
 		milli(antt), milli(stp),
 		milli(div_or0(r->antt_emul_sum, r->runs)),
 		milli(div_or0(r->stp_emul_sum, r->runs)));
-	fprintf(o, "%llu,%llu\n", (unsigned long long)r->tbs_dispatched,
+	fprintf(o, "%llu,%llu", (unsigned long long)r->tbs_dispatched,
 		(unsigned long long)div_or0(r->sim_cycles_sum, r->runs));
+	sim_prov(o, preset, "none", &sc->cfg, sc->cfg.seed, sc->runs);
+	fputc('\n', o);
 }
 
 static void print_scenario(FILE *o, const struct scen *sc)
@@ -612,13 +614,15 @@ static void print_scenario(FILE *o, const struct scen *sc)
 	fprintf(o, "# resolved scenario\nlabel %s\npreset %s\nseed %llu\n"
 		"runs %u\nuntil %llu\nsched %s\nvictim %s\nflush %s\n"
 		"reserve_pct %u\ndispatch_cycles %u\nsched_wait_cycles %u\n"
-		"ctx_bytes_per_cycle %u\nskip_event_exec %u\n",
+		"ctx_bytes_per_cycle %u\nskip_event_exec %u\ntb_policy %s\n"
+		"queue_policy none\nedge_sim_version %s\n",
 		sc->label[0] ? sc->label : "-", sc->preset,
 		(unsigned long long)sc->cfg.seed, sc->runs,
 		(unsigned long long)sc->until, sched_names[sc->cfg.sched],
 		victim_names[sc->cfg.victim], fl, sc->cfg.reserve_pct,
 		sc->cfg.dispatch_cycles, sc->cfg.sched_wait_cycles,
-		sc->cfg.ctx_bytes_per_cycle, sc->cfg.skip_event_exec);
+		sc->cfg.ctx_bytes_per_cycle, sc->cfg.skip_event_exec,
+		edge_tb_policy_name(sc->cfg.tb_policy), EDGE_SIM_VERSION);
 	for (i = 0; i < sc->nk; i++) {
 		const struct edge_register *r = &sc->k[i].r;
 		const struct edge_warp_state *w = &r->ws;
@@ -854,6 +858,8 @@ int main(int argc, char **argv)
 		sim_validate(prog, k->where[0] ? k->where : argv[optind],
 			     k->name, p, &k->r, &kd, scen_kernel_map);
 	}
+	if (sim_parse_only)
+		return 0;
 	if (print)
 		print_scenario(stderr, &sc);
 

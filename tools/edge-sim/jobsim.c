@@ -26,7 +26,7 @@
 #define MAX_KERNELS	EDGE_CP_CLASSES
 #define JOBS_CSV_HEADER	"workload,rate,jobs_per_s,policy,jobs,met,done,rejected," \
 			"dropped,throughput_per_s,p99_us,wasted_pct,kernels," \
-			"tight_met,tight_jobs"
+			"tight_met,tight_jobs," SIM_PROV_COLS
 #define MAX_PARTS	4
 #define MAX_SEQ_ITEMS	32
 #define MAX_RATES	4
@@ -629,9 +629,11 @@ static bool listed(const char *list, const char *name)
 
 int jobsim_main(int argc, char **argv)
 {
+	static struct wl wl_store;
 	const char *pols = NULL, *rates = NULL;
 	u32 runs = 0;
 	const struct edge_preset *p;
+	struct edge_simt_cfg scfg;
 	bool header = true;
 	struct wl *w;
 	int opt;
@@ -666,9 +668,8 @@ int jobsim_main(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		jusage();
-	w = calloc(1, sizeof(*w));
-	if (!w)
-		jdie("out of memory");
+	/* Static: an input error must not leak it (a fuzzer's sim_exit()). */
+	w = &wl_store;
 	parse_wl(w, argv[optind]);
 	if (runs)
 		w->runs = runs;
@@ -687,6 +688,8 @@ int jobsim_main(int argc, char **argv)
 		known[ri] = NULL;
 		sim_check_list(JWHO, "-r", rates, known);
 	}
+	if (sim_parse_only)
+		return 0;
 	if (header)
 		puts(JOBS_CSV_HEADER);
 	for (ri = 0; ri < w->nr_rates; ri++) {
@@ -703,7 +706,7 @@ int jobsim_main(int argc, char **argv)
 			for (k = 0; k < w->runs; k++)
 				run_one(w, p, ri, pi, w->seed + 1000ULL * k, &res);
 			span = res.span ? res.span : 1;
-			printf("%s,%s,%llu,%s,%u,%llu,%llu,%llu,%llu,%.1f,%llu,%.1f,%llu,%llu,%llu\n",
+			printf("%s,%s,%llu,%s,%u,%llu,%llu,%llu,%llu,%.1f,%llu,%.1f,%llu,%llu,%llu",
 			       w->name, w->rate_name[ri],
 			       (unsigned long long)w->rate[ri],
 			       edge_cp_policy_name(pi), w->jobs * w->runs,
@@ -718,8 +721,12 @@ int jobsim_main(int argc, char **argv)
 			       (unsigned long long)res.kernels,
 			       (unsigned long long)res.tight_met,
 			       (unsigned long long)res.tight_jobs);
+			/* The model's configuration run_one() uses. */
+			edge_simt_default_cfg(&scfg);
+			sim_prov(stdout, p->name, edge_cp_policy_name(pi), &scfg,
+				 w->seed, w->runs);
+			putchar('\n');
 		}
 	}
-	free(w);
 	return 0;
 }

@@ -576,22 +576,34 @@ static void derive(void)
 
 /* ---- output ---- */
 
+/* End a row with its provenance: every device runs the default config. */
+static void mgb_prov(void)
+{
+	struct edge_simt_cfg c;
+
+	edge_simt_default_cfg(&c);
+	sim_prov(stdout, g.p->name, "none", &c, g.seed, 1);
+	putchar('\n');
+}
+
 static void print_types(void)
 {
 	u32 i;
 
-	printf("job,class,mem_gb,threads,blocks,kernels,kernel_s,host_s,copy_s,alone_s,busy_pct\n");
+	printf("job,class,mem_gb,threads,blocks,kernels,kernel_s,host_s,copy_s,alone_s,busy_pct,"
+	       SIM_PROV_COLS "\n");
 	for (i = 0; i < g.nt; i++) {
 		const struct jtype *t = &g.t[i];
 		double k = (double)kernel_alone(t, g.p) * t->kernels / 1e9;
 		double h = (double)(t->init_ns + t->host_ns * t->kernels) / 1e9;
 		double c = (double)(t->cin_ns + t->cout_ns) / 1e9;
 
-		printf("%s,%s,%.2f,%u,%u,%u,%.2f,%.2f,%.2f,%.2f,%.1f\n",
+		printf("%s,%s,%.2f,%u,%u,%u,%.2f,%.2f,%.2f,%.2f,%.1f",
 		       t->name, t->large ? "large" : "small",
 		       (double)t->req.mem / (1 << 30), t->req.threads,
 		       t->req.blocks, t->kernels, k, h, c, k + h + c,
 		       100 * k / (k + h + c));
+		mgb_prov();
 	}
 }
 
@@ -615,12 +627,13 @@ static double kslow(const struct wload *w, const u64 (*o)[MAX_K],
 static void row(const struct wload *w, u32 ndev, const char *pol,
 		u32 workers, const struct outcome *o, const struct outcome *sa)
 {
-	printf("%s,%u,%s,%u,%s,%s,%u,%u,%u,%.2f,%.2f,%.2f,%.2f,%.1f\n",
+	printf("%s,%u,%s,%u,%s,%s,%u,%u,%u,%.2f,%.2f,%.2f,%.2f,%.1f",
 	       g.p->name, ndev, w->name, w->n, w->mix, pol, workers,
 	       o->completed, o->crashed, (double)o->makespan / 1e9,
 	       (double)o->turnaround_sum / w->n / 1e9,
 	       kslow(w, o->kns, sa->kns), kslow(w, o->kex, sa->kex),
 	       100.0 * (double)o->busy_ns / ((double)o->makespan * ndev));
+	mgb_prov();
 }
 
 static u32 parse_list(const char *s, u32 *out, u32 max)
@@ -649,6 +662,11 @@ int mgbsim_main(int argc, char **argv)
 	u32 i, c;
 	int opt;
 
+	/* Each call from nothing: a fuzzer calls it again and again. */
+	memset(&g, 0, sizeof(g));
+	g.busy_pct = 30;
+	g.pcie_mbs = 12000;
+	g.seed = 1;
 	g.p = edge_preset_find("p100");
 	while ((opt = getopt(argc, argv, "m:g:W:c:w:P:s:T")) != -1) {
 		switch (opt) {
@@ -706,12 +724,15 @@ int mgbsim_main(int argc, char **argv)
 		known[i] = NULL;
 		sim_check_list(MWHO, "-w", only, known);
 	}
+	if (sim_parse_only)
+		return 0;
 	derive();
 	if (types) {
 		print_types();
 		return 0;
 	}
-	printf("preset,gpus,workload,jobs,mix,policy,workers,completed,crashed,makespan_s,turnaround_s,kslow_pct,kexec_pct,busy_pct\n");
+	printf("preset,gpus,workload,jobs,mix,policy,workers,completed,crashed,makespan_s,turnaround_s,kslow_pct,kexec_pct,busy_pct,"
+	       SIM_PROV_COLS "\n");
 	for (i = 0; i < g.nw; i++) {
 		const struct wload *w = &g.w[i];
 		char list[256], *tok, *save;

@@ -31,7 +31,8 @@
 
 #define MAXK		16
 #define PAIR_HEADER	"offset_pct,policy,first,second,alone1,alone2,shared1," \
-			"shared2,stp,antt,fairness,tb_preemptions,adaptive_shared"
+			"shared2,stp,antt,fairness,tb_preemptions,adaptive_shared," \
+			SIM_PROV_COLS
 
 struct pk {
 	char name[24];
@@ -382,12 +383,26 @@ static u64 isqrt(u64 v)
 	return x;
 }
 
+
+/* The model's configuration each run here uses, for sim_prov(). */
+static struct edge_simt_cfg prov_cfg(u32 sched, u32 tb_policy)
+{
+	struct edge_simt_cfg c;
+
+	edge_simt_default_cfg(&c);
+	c.sched = sched;
+	c.tb_policy = tb_policy;
+	return c;
+}
+
 static void alone_table(const struct pset *ps, u64 seed)
 {
+	struct edge_simt_cfg pc = prov_cfg(EDGE_SCHED_DRAIN, EDGE_TBP_DEFAULT);
+
 	u32 i;
 
 	printf("kernel,r,runtime,paper_runtime,err_pct,eq1_runtime,t,paper_t,"
-	       "rsd_pct,max_over_mean,pred1_over_actual\n");
+	       "rsd_pct,max_over_mean,pred1_over_actual," SIM_PROV_COLS "\n");
 	for (i = 0; i < ps->n; i++) {
 		const struct pk *k = &ps->k[i];
 		u64 arr = 0, rt, mean, sd, eq1, per;
@@ -404,7 +419,7 @@ static void alone_table(const struct pset *ps, u64 seed)
 		per = (k->k.num_tbs + ps->p->num_cores - 1) / ps->p->num_cores;
 		eq1 = (per + k->r - 1) / k->r * k->t;
 		/* The prediction is of the whole run, made at the first end. */
-		printf("%s,%u,%llu,%llu,%.1f,%llu,%llu,%llu,%.1f,%.2f,%.2f\n",
+		printf("%s,%u,%llu,%llu,%.1f,%llu,%llu,%llu,%.1f,%.2f,%.2f",
 		       k->name, k->r, (unsigned long long)rt,
 		       (unsigned long long)k->runtime,
 		       k->runtime ? 100.0 * ((double)rt - k->runtime) / k->runtime : 0,
@@ -413,6 +428,8 @@ static void alone_table(const struct pset *ps, u64 seed)
 		       (double)W.max / mean,
 		       W.have1 ? (double)W.pred1_ns / ((double)rt * 1e6 /
 						       ps->p->clock_khz) : 0);
+		sim_prov(stdout, ps->p->name, "none", &pc, seed, 1);
+		putchar('\n');
 	}
 }
 
@@ -480,13 +497,18 @@ static void pair_rows(const struct pset *ps, u32 offset, const char *pols,
 				stp = 1 / s1 + 1 / s2;
 				antt = (s1 + s2) / 2;
 				fair = s1 < s2 ? s1 / s2 : s2 / s1;
-				printf("%u,%s,%s,%s,%llu,%llu,%llu,%llu,%.4f,%.4f,%.4f,%llu,%d\n",
+				struct edge_simt_cfg pc = prov_cfg(EDGE_SCHED_DRAIN, pol);
+
+				printf("%u,%s,%s,%s,%llu,%llu,%llu,%llu,%.4f,%.4f,%.4f,%llu,%d",
 				       offset, name, ps->k[i].name, ps->k[j].name,
 				       (unsigned long long)alone[i],
 				       (unsigned long long)alone[j],
 				       (unsigned long long)rt[0],
 				       (unsigned long long)rt[1], stp, antt,
 				       fair, (unsigned long long)pre, shared);
+				/* run_set()'s seeds are seed + i: the first. */
+				sim_prov(stdout, ps->p->name, "none", &pc, seed, 1);
+				putchar('\n');
 			}
 		}
 	}
@@ -545,6 +567,8 @@ int pairsim_main(int argc, char **argv)
 		sim_check_list(PWHO, "-P", pols, known);
 	}
 	parse_set(&ps, argv[optind]);
+	if (sim_parse_only)
+		return 0;
 	if (!strcmp(mode, "alone"))
 		alone_table(&ps, seed);
 	else if (!strcmp(mode, "run"))

@@ -16,6 +16,24 @@
 #include "validate.h"
 #include "gpu/preset.h"
 #include "policy/policy.h"
+#include "gpu/simt.h"
+#include "simscen.h"
+
+/*
+ * The fuzzers' hook (selftests/fuzz/fuzz_sim.c): with it set, an input
+ * error returns there instead of ending the process; and a subcommand
+ * stops after reading and validating its input.
+ */
+jmp_buf *sim_exit_jmp;
+bool sim_parse_only;
+
+/* exit(@code), or back to the fuzzer's sim_exit_jmp. */
+void sim_exit(int code)
+{
+	if (sim_exit_jmp)
+		longjmp(*sim_exit_jmp, code ? code : 1);
+	exit(code);
+}
 
 /**
  * sim_die() - say what was wrong and exit(2)
@@ -33,7 +51,7 @@ void sim_die(const char *who, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	exit(2);
+	sim_exit(2);
 }
 
 /**
@@ -102,7 +120,7 @@ void sim_bad(const char *who, const char *where, const char *key,
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	exit(2);
+	sim_exit(2);
 }
 
 /* Edit distance, for the nearest known key: names are short. */
@@ -173,7 +191,7 @@ void sim_unknown(const char *who, const char *where, const char *what,
 	if (n)
 		fprintf(stderr, " (nearest: %s)", n);
 	fputc('\n', stderr);
-	exit(2);
+	sim_exit(2);
 }
 
 /**
@@ -242,7 +260,7 @@ void sim_validate(const char *who, const char *where, const char *name,
 	fprintf(stderr, "%s: %s: %s=%s: %s %llu (%s %s on preset %s, "
 		"edge_validate_register)\n", who, where, key, val, e.why,
 		(unsigned long long)e.limit, name, e.field, p->name);
-	exit(2);
+	sim_exit(2);
 }
 
 /* The model's table of presets, by name, NULL-terminated. */
@@ -294,4 +312,26 @@ void sim_check_list(const char *who, const char *opt, const char *list,
 			return;
 		s = e + 1;
 	}
+}
+
+/**
+ * sim_prov() - a row's provenance: SIM_PROV_COLS's values
+ * @o: the CSV
+ * @preset: the device preset's name
+ * @qpol: the command processor's queue policy, or "none"
+ * @cfg: the model's configuration the row ran with (thread-block policy,
+ *       preemption strategy and victim, flush options)
+ * @seed: the first run's seed
+ * @runs: the runs the row sums
+ */
+void sim_prov(FILE *o, const char *preset, const char *qpol,
+	      const struct edge_simt_cfg *cfg, u64 seed, u32 runs)
+{
+	char fl[64];
+
+	flush_str(cfg->flush, fl, sizeof(fl));
+	fprintf(o, ",%s,%s,%s,%s,%s,%s,%llu,%u,%s", preset, qpol,
+		edge_tb_policy_name(cfg->tb_policy), sched_names[cfg->sched],
+		victim_names[cfg->victim], fl, (unsigned long long)seed, runs,
+		EDGE_SIM_VERSION);
 }

@@ -6,7 +6,19 @@
 #ifndef _EDGE_SIMUTIL_H
 #define _EDGE_SIMUTIL_H
 
+#include <setjmp.h>
+#include <stdio.h>
+
 #include "edge_compat.h"
+
+/*
+ * Set by a fuzzer only: input errors longjmp there instead of exit(), and
+ * each subcommand returns 0 once its input is read and validated.
+ */
+extern jmp_buf *sim_exit_jmp;
+extern bool sim_parse_only;
+/* exit(@code), or longjmp to sim_exit_jmp. */
+void sim_exit(int code) __attribute__((noreturn));
 
 /* "WHO: message" on stderr, exit(2); printf's format checks every caller. */
 void sim_die(const char *who, const char *fmt, ...)
@@ -43,5 +55,20 @@ const char *const *preset_names(void);
 /* Each name of the comma list @list in @known, or exit 2 naming it. */
 void sim_check_list(const char *who, const char *opt, const char *list,
 		    const char *const *known);
+
+/*
+ * Provenance: the nine columns every edge-sim CSV ends with, so a row says
+ * how it was made.  EDGE_SIM_VERSION is the output's version, raised by
+ * hand when a result's meaning changes; not a commit id, which would
+ * change every committed CSV at every commit.
+ */
+#define EDGE_SIM_VERSION	"1"
+#define SIM_PROV_COLS	"preset,queue_policy,tb_policy,sched,victim,flush," \
+			"seed,runs,edge_sim_version"
+
+struct edge_simt_cfg;
+/* ",PRESET,QPOL,...,VERSION" (no newline): SIM_PROV_COLS's values. */
+void sim_prov(FILE *o, const char *preset, const char *qpol,
+	      const struct edge_simt_cfg *cfg, u64 seed, u32 runs);
 
 #endif /* _EDGE_SIMUTIL_H */
