@@ -110,6 +110,8 @@ for kv in "jobs 0" "runs 0" "parse_ns x" "host_ns 2000000000" "predict_ns x" \
 done
 { cat "$tmp/w.jobs"; echo "jbos 3"; } >"$tmp/b.jobs"
 case_ "jobs unknown key" "nearest: jobs" "$SIM" jobs "$tmp/b.jobs"
+: >"$tmp/e.jobs"
+case_ "jobs empty workload" "workload=" "$SIM" jobs "$tmp/e.jobs"
 case_ "jobs -P" "'nosuch'" "$SIM" jobs -P nosuch "$tmp/w.jobs"
 case_ "jobs -P rr,LAX" "'LAX'" "$SIM" jobs -P rr,LAX "$tmp/w.jobs"
 case_ "jobs -r" "'medium'" "$SIM" jobs -r medium "$tmp/w.jobs"
@@ -180,6 +182,10 @@ for kv in mem_mb=17592186044416 mem_mb=0 threads=32 threads=2048 blocks=0 \
 done
 sed '1s/tb_ms/tbms/' "$tmp/m.jobs" >"$tmp/b.jobs"
 case_ "mgb unknown key" "nearest: tb_ms" "$SIM" mgb -g 1 -W 1 "$tmp/b.jobs" "$tmp/m.table"
+printf 'W1 mix\n' >"$tmp/b.table"
+case_ "mgb empty workload" "workload=W1" "$SIM" mgb -g 1 -W 1 "$tmp/m.jobs" "$tmp/b.table"
+: >"$tmp/e.table"
+case_ "mgb no workload" "workload=" "$SIM" mgb -g 1 -W 1 "$tmp/m.jobs" "$tmp/e.table"
 case_ "mgb -P" "'nosuch'" "$SIM" mgb -g 1 -W 1 -P nosuch "$tmp/m.jobs" "$tmp/m.table"
 case_ "mgb -w" "'W2'" "$SIM" mgb -g 1 -W 1 -w W2 "$tmp/m.jobs" "$tmp/m.table"
 case_ "mgb -m" "'p10'" "$SIM" mgb -m p10 -g 1 -W 1 "$tmp/m.jobs" "$tmp/m.table"

@@ -530,6 +530,10 @@ static void load(const char *path, bool table)
 					     MAX_JOBS);
 				w->type[w->n++] = type_of(tok, line);
 			}
+			/* No job: NaN rows once, with exit 0. */
+			if (!w->n)
+				sim_bad(MWHO, mwhere, "workload", w->name,
+					"no job: NAME MIX JOB...");
 		} else if (!strcmp(tok, "job")) {
 			parse_job(&save, line);
 		} else if (!strcmp(tok, "busy")) {
@@ -547,10 +551,15 @@ static void load(const char *path, bool table)
 			if (!g.pcie_mbs)
 				mdie("%s:%u: pcie MB/s", path, line);
 		} else {
-			mdie("%s:%u: unknown line '%s'", path, line, tok);
+			sim_unknown(MWHO, mwhere, "line", tok, (const char *const[]){
+				"job", "busy", "pcie", NULL });
 		}
 	}
 	fclose(f);
+	if (table && !g.nw)
+		sim_bad(MWHO, path, "workload", "", "missing: at least one");
+	if (!table && !g.nt)
+		sim_bad(MWHO, path, "job", "", "missing: at least one");
 }
 
 /* Host phases and copies, from the busy share on the reference. */
