@@ -4,6 +4,15 @@
  */
 #include "rng.h"
 
+/* Not every compat header has U64_MAX: the same, spelt out. */
+#define RNG_U64_MAX	(~0ULL)
+
+/* @a + @b, at most RNG_U64_MAX: a huge unvalidated mean saturates. */
+static u64 add_sat(u64 a, u64 b)
+{
+	return a > RNG_U64_MAX - b ? RNG_U64_MAX : a + b;
+}
+
 void edge_rng_seed(struct edge_rng *r, u64 seed)
 {
 	r->s = seed;
@@ -16,16 +25,43 @@ void edge_rng_seed(struct edge_rng *r, u64 seed)
 u64 edge_rng_spread_draw(struct edge_rng *r, u64 mean, u32 rsd_pct)
 {
 	s64 sum = 0, dev;
+	u64 a, mag, q, devm;
 	int i;
 
 	for (i = 0; i < 4; i++)
 		sum += edge_rng_below(r, 1U << 16);
 	/* sum - 2^17 has sd 2^16 * sqrt(1/3) ~= 37837. */
 	sum -= 1 << 17;
-	dev = (s64)(mean / 100 * rsd_pct) * sum / 37837;
-	if ((s64)mean + dev < 1)
-		return 1;
-	return (u64)((s64)mean + dev);
+	/*
+	 * Validation keeps rsd_pct <= 100 (edge_validate_warp_state()); a
+	 * caller that skipped it gets 100, not a wrapped product.
+	 */
+	a = mean / 100 * (rsd_pct > 100 ? 100 : rsd_pct);
+	/*
+	 * |sum| <= 2^17: below 2^46 the product fits an s64 and mean + dev
+	 * (|dev| < 2^48) too, as always.
+	 */
+	if (a < (1ULL << 46) && mean < (1ULL << 62)) {
+		dev = (s64)a * sum / 37837;
+		if ((s64)mean + dev < 1)
+			return 1;
+		return (u64)((s64)mean + dev);
+	}
+	/*
+	 * A huge mean (an unvalidated ns time: tb_ms=4000000000 once
+	 * overflowed here, UBSan in shared code): the same quotient in two
+	 * parts, a < 2^64 so q < 2^49 and q * mag < 2^66 is checked, and a
+	 * result that saturates instead of wrapping.
+	 */
+	q = a / 37837;
+	mag = sum < 0 ? (u64)-sum : (u64)sum;
+	if (q && mag > RNG_U64_MAX / q)
+		devm = RNG_U64_MAX;
+	else
+		devm = add_sat(q * mag, a % 37837 * mag / 37837);
+	if (sum < 0)
+		return devm >= mean ? 1 : mean - devm;
+	return add_sat(mean, devm);
 }
 
 /*
@@ -55,7 +91,10 @@ u64 edge_rng_exp(struct edge_rng *r, u64 mean)
 			continue;
 		nlog2 -= 1ULL << i;
 	}
-	return mean * nlog2 / 94548;		/* 2^16 / ln 2 = 94548 */
+	/* 2^16 / ln 2 = 94548; nlog2 < 2^22, so split a mean past 2^42. */
+	if (mean < (1ULL << 42))
+		return mean * nlog2 / 94548;
+	return mean / 94548 * nlog2 + mean % 94548 * nlog2 / 94548;
 }
 
 /*
@@ -72,16 +111,27 @@ u64 edge_rng_exp(struct edge_rng *r, u64 mean)
  */
 u64 edge_rng_skewed(struct edge_rng *r, u64 mean, u32 rsd_pct)
 {
-	/* theta = mean * rsd / (100 * sqrt(2)); 1/sqrt(2) = 7071 / 10000. */
-	u64 theta = edge_div64(edge_div64(mean * rsd_pct, 100) * 7071, 10000);
+	u64 theta, t2;
 
 	if (!rsd_pct || !mean)
 		return mean ? mean : 1;
-	if (2 * theta <= mean)
-		return mean - 2 * theta + edge_rng_exp(r, theta) +
-		       edge_rng_exp(r, theta);
-	theta = edge_div64(mean * rsd_pct, 100);
-	return mean - theta + edge_rng_exp(r, theta);
+	/*
+	 * Above 100 % the shift below would be negative and wrap (rsd=500
+	 * gave TBs of ~4e18 cycles): validation refuses it, and a caller
+	 * that skipped validation gets 100 %.
+	 */
+	if (rsd_pct > 100)
+		rsd_pct = 100;
+	/* mean * rsd_pct fits below 2^57; past it, divide first. */
+	theta = mean < (1ULL << 57) ? edge_div64(mean * rsd_pct, 100) :
+		edge_div64(mean, 100) * rsd_pct;
+	/* theta = mean * rsd / (100 * sqrt(2)); 1/sqrt(2) = 7071 / 10000. */
+	t2 = theta < (1ULL << 50) ? edge_div64(theta * 7071, 10000) :
+	     edge_div64(theta, 10000) * 7071;
+	if (t2 <= mean / 2)
+		return add_sat(mean - 2 * t2, add_sat(edge_rng_exp(r, t2),
+						      edge_rng_exp(r, t2)));
+	return add_sat(mean - theta, edge_rng_exp(r, theta));
 }
 
 /* A TB's isolated time: symmetric (edge_rng_spread()) unless @skew. */

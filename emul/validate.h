@@ -49,7 +49,25 @@ struct edge_kdesc {
 	u32 task;
 };
 
+/*
+ * Why a description was refused: the field (struct edge_register's or
+ * struct edge_warp_state's name), its value, and the rule ("at most",
+ * "from 1 to", ...) with its limit.
+ */
+struct edge_validate_err {
+	const char *field;
+	u64 value;
+	const char *why;
+	u64 limit;
+};
+
 int edge_validate_warp_state(const struct edge_warp_state *ws);
+int edge_validate_warp_state_why(const struct edge_warp_state *ws,
+				 struct edge_validate_err *err);
+int edge_validate_register_why(const struct edge_preset *p,
+			       const struct edge_register *r,
+			       struct edge_kdesc *out,
+			       struct edge_validate_err *err);
 int edge_validate_register(const struct edge_preset *p,
 			   const struct edge_register *r,
 			   struct edge_kdesc *out);

@@ -172,6 +172,12 @@ const struct edge_preset *edge_preset_find(const char *name)
 	return NULL;
 }
 
+/* The @i-th preset of the table, or NULL past its end: for listings. */
+const struct edge_preset *edge_preset_at(unsigned int i)
+{
+	return i < ARRAY_SIZE(edge_presets) ? &edge_presets[i] : NULL;
+}
+
 const struct edge_preset *edge_preset_default(void)
 {
 	return &edge_presets[0];

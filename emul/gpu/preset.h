@@ -34,5 +34,6 @@ struct edge_preset {
 
 const struct edge_preset *edge_preset_find(const char *name);
 const struct edge_preset *edge_preset_default(void);
+const struct edge_preset *edge_preset_at(unsigned int i);
 
 #endif /* _EDGE_PRESET_H */

@@ -326,6 +326,9 @@ static inline u64 edge_simt_cyc2ns(const struct edge_simt *s, u64 cycles)
 	/* Split: a stretched TB (~2^49 cycles) times 10^6 overflows u64. */
 	u64 q = edge_div64(cycles, s->p->clock_khz);
 
+	/* Past 2^64 ns (585 years): saturate, never wrap to a short time. */
+	if (q >= 18446744073709ULL)	/* 2^64 / 10^6 */
+		return ~0ULL;
 	return q * 1000000ULL +
 	       edge_div64((cycles - q * s->p->clock_khz) * 1000000ULL,
 			  s->p->clock_khz);
@@ -483,6 +486,13 @@ static inline u64 edge_simt_ns2cyc(const struct edge_simt *s, u64 ns)
 {
 	u64 q = edge_div64(ns, 1000000);
 
+	/*
+	 * A time past 2^64 cycles saturates, as cyc2ns() does.  Below 2^43
+	 * ms no clock under 2 GHz gets there: no division on the way.
+	 */
+	if (q >= (1ULL << 43) &&
+	    q >= edge_div64(~0ULL, s->p->clock_khz) - 1)
+		return ~0ULL;
 	return q * s->p->clock_khz +
 	       edge_div64((ns - q * 1000000) * s->p->clock_khz + 999999,
 			  1000000);

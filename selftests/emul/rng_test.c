@@ -191,6 +191,58 @@ TEST(rng_skewed)
 	EXPECT_EQ((u64)j, edge_rng_spread(&r, 1000, 30));
 }
 
+/*
+ * Inputs no validated kernel has, which the shared code must survive
+ * without wrapping (UBSan here): a mean near 2^64 (an unvalidated ns
+ * time, tb_ms=4000000000 overflowed the spread's s64 product) and a
+ * deviation above 100 % (rsd=500 gave a skewed shift that wrapped to
+ * ~4e18).  Each draw stays within [1, the mean's few times] or saturates.
+ */
+TEST(rng_hostile)
+{
+	static const u64 means[] = { 1ULL << 46, 1ULL << 50, 4000000000000000ULL,
+				     1ULL << 62, 1ULL << 63, ~0ULL };
+	struct edge_rng r;
+	u32 i, j;
+
+	edge_rng_seed(&r, 5);
+	for (i = 0; i < ARRAY_SIZE(means); i++) {
+		for (j = 0; j < 2000; j++) {
+			u64 m = means[i];
+			u64 v = edge_rng_spread(&r, m, 100);
+
+			EXPECT_GE(v, 1ULL);
+			/* Irwin-Hall's tail: at most ~3.5 sd above. */
+			if (m < (1ULL << 61))
+				EXPECT_LE(v, m * 5) TH_LOG("mean %llu", (unsigned long long)m);
+			v = edge_rng_spread(&r, m, 0xffffffffU);
+			EXPECT_GE(v, 1ULL);
+			v = edge_rng_skewed(&r, m, 100);
+			EXPECT_GE(v, 1ULL);
+			v = edge_rng_exp(&r, m);
+			(void)v;
+		}
+	}
+	/* rsd above 100 is read as 100: never below the mean's shift of 0. */
+	for (j = 0; j < 20000; j++) {
+		u64 v = edge_rng_skewed(&r, 1000, 500);
+
+		ASSERT_LT(v, 100000ULL) TH_LOG("skewed 1000 at 500 %%: %llu",
+					       (unsigned long long)v);
+	}
+	/* Past the split (2^42), the exponential scales as below it. */
+	for (j = 0; j < 100; j++) {
+		struct edge_rng a, b;
+		u64 lo, hi;
+
+		edge_rng_seed(&a, j);
+		edge_rng_seed(&b, j);
+		lo = edge_rng_exp(&a, 1ULL << 41);
+		hi = edge_rng_exp(&b, 1ULL << 43);
+		EXPECT_LE(hi - 4 * lo, 3ULL);
+	}
+}
+
 TEST(rng_uniform_mean)
 {
 	static const u64 means[] = { 0, 1, 3, 100, 5000, 1ULL << 30,

@@ -434,4 +434,47 @@ TEST(validate_warp_state)
 	EXPECT_EQ(OK, try_on(edge_p(), &r, &k));
 }
 
+/*
+ * edge_validate_register_why() names the field that failed, with its
+ * value and limit, for edge-sim's "file:line: key=value: reason"; and
+ * edge_validate_register() is its verdict, the same for every field.
+ */
+#define WHY(f, val, name, lim) do {					\
+	struct edge_register __r = emul_reg_one_warp();			\
+	struct edge_validate_err __e = { 0 };				\
+	struct edge_kdesc __k;						\
+	__r.f = (val);						\
+	EXPECT_EQ(-EINVAL, edge_validate_register_why(edge_p(), &__r,	\
+						      &__k, &__e));	\
+	EXPECT_EQ(-EINVAL, edge_validate_register(edge_p(), &__r, &__k));	\
+	ASSERT_NE(NULL, __e.field);					\
+	EXPECT_STREQ(name, __e.field);					\
+	EXPECT_EQ((u64)(lim), __e.limit) TH_LOG("%s", #f);		\
+} while (0)
+
+TEST(validate_why)
+{
+	const struct edge_preset *p = edge_p();
+
+	WHY(grid_x, 0, "grid_x", EDGE_MAX_GRID_X);
+	WHY(grid_y, 65536, "grid_y", EDGE_MAX_GRID_YZ);
+	WHY(block_x, p->max_block_threads + 1, "block_x",
+	    p->max_block_threads);
+	WHY(regs_per_thread, p->max_regs_per_thread + 1, "regs_per_thread",
+	    p->max_regs_per_thread);
+	WHY(smem_per_block, p->smem_per_core + 1, "smem_per_block",
+	    p->smem_per_core);
+	WHY(warp_cycles, EDGE_MAX_WARP_CYCLES + 1, "warp_cycles",
+	    EDGE_MAX_WARP_CYCLES);
+	WHY(priority, EDGE_PRIO_MAX + 1, "priority", EDGE_PRIO_MAX);
+	WHY(ws.rsd_pct, 101, "rsd_pct", 100);
+	WHY(ws.corun_pct, 10001, "corun_pct", 10000);
+	WHY(ws.p_icache, 1001, "p_icache", 1000);
+	WHY(ws.ibuf_insts, 65, "ibuf_insts", 64);
+	WHY(deadline_ns, EDGE_MAX_DEADLINE_NS + 1, "deadline_ns",
+	    EDGE_MAX_DEADLINE_NS);
+	WHY(ring_entries, 3, "ring_entries", EDGE_MAX_RING_ENTRIES);
+	WHY(flags, 1, "flags", 0);
+}
+
 TEST_HARNESS_MAIN

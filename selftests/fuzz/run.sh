@@ -11,7 +11,7 @@
 #   ok N fuzz.replay.<file>             (each reproducer in crashes/,
 #   not ok N fuzz.replay.<file> # <why>  named <target>-<what>, run once
 #                                       by its target: a regression corpus)
-#   fuzz_calls=<total runs>
+#   fuzz_calls=<total runs>  (FUZZ_CALLS_NAME: another name, sim_fuzz_calls)
 #
 # Usage: run.sh BUILD_DIR -runs TARGET=RUNS...
 #        run.sh BUILD_DIR -seconds TARGET=SECONDS...
@@ -70,6 +70,8 @@ run_one() {
 	local t=$1 bin=$build/$1 log=$build/$1.log max_len=640
 	# A page-sized struct and a script; else up to ~256 operations.
 	[ "$t" = fuzz_register ] && max_len=4352
+	# edge-sim's inputs: whole files, as the repository's seeds are.
+	[[ $t == fuzz_sim_* ]] && max_len=8192
 	mkdir -p "$corpus/$t" "$build/artifacts"
 	# -timeout: one input running 20 s is a hang, reported as a crash.
 	"$bin" "$flag=${limit[$t]}" -print_final_stats=1 -timeout=20 \
@@ -100,7 +102,8 @@ for f in "$here"/crashes/*; do
 	t=${t%%-*}
 	[[ -n ${limit[$t]:-} ]] && replays+=("$f")
 done
-if [ "${FUZZ_STRICT:-1}" = 1 ] && [ ${#replays[@]} = 0 ]; then
+if [ "${FUZZ_STRICT:-1}" = 1 ] && [ ${#replays[@]} = 0 ] &&
+	[[ ${targets[0]} != fuzz_sim_* ]]; then
 	echo "run.sh: no reproducer in $here/crashes/ for these targets" >&2
 fi
 
@@ -158,5 +161,5 @@ for f in "${replays[@]}"; do
 			"$log" | head -n 8 | sed 's/^/# /'
 	fi
 done
-echo "fuzz_calls=$total"
+echo "${FUZZ_CALLS_NAME:-fuzz_calls}=$total"
 [ $fail -eq 0 ]

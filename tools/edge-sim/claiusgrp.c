@@ -131,7 +131,8 @@ void claius_groups(const u32 *pol, u32 np, const char *bats)
 		claius_die("no batch application");
 	claius_measure(b);
 	sopt = (u32)edge_tb_policy_find("static-opt");
-	printf("service1,service2,batch,policy,p99_per_target1,p99_per_target2,violated,util_pct,quota_pct1,quota_pct2\n");
+	printf("service1,service2,batch,policy,p99_per_target1,p99_per_target2,violated,util_pct,quota_pct1,quota_pct2,"
+	       SIM_PROV_COLS "\n");
 	for (s1 = 0; s1 < cl_g.nr; s1++) {
 		for (s2 = s1 + 1; s2 < cl_g.nr; s2++) {
 			u64 t1, t2, gap;
@@ -157,11 +158,12 @@ void claius_groups(const u32 *pol, u32 np, const char *bats)
 					res.q1 = 0;
 					res.q2 = 0;
 				}
-				printf("%s,%s,%s,%s,%.3f,%.3f,%d,%.1f,%u,%u\n",
+				printf("%s,%s,%s,%s,%.3f,%.3f,%d,%.1f,%u,%u",
 				       cl_g.app[s1].name, cl_g.app[s2].name,
 				       cl_g.app[b].name, edge_tb_policy_name(pol[j]),
 				       res.r1, res.r2, res.viol > 0, res.util,
 				       res.q1, res.q2);
+				claius_prov(pol[j]);
 			}
 		}
 	}

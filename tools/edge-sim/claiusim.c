@@ -23,77 +23,106 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "claiusim.h"
+#include "validate.h"
+#include "limits.h"
+#include "simutil.h"
 
 static const u32 size_pct[SIZES] = { 60, 100, 140 };
 
 struct claius_g cl_g;
 
+/* The line being read, for every message about it. */
+static char cwhere[600] = "command line";
+
+#define CWHO	"edge-sim claius"
+
+/* C's syntax (0x, 0), all of it a number, in [min, max]. */
+static u64 cnum(const char *v, const char *key, u64 min, u64 max)
+{
+	return sim_key_num(CWHO, cwhere, key, v, 0, "", min, max);
+}
+
+static const char *const claius_kernel_map[][2] = {
+	{ "grid_x", "tbs" }, { "block_x", "threads" },
+	{ "regs_per_thread", "regs" }, { "smem_per_block", "smem" },
+	{ "warp_cycles", "tb_us" }, { "corun_pct", "corun" },
+	{ "mem_pct", "mem" }, { "rsd_pct", "rsd" }, { NULL, NULL }
+};
+
 /* "task tbs=N threads=T tb_us=U mem=PCT bw=MBS corun=PCT rsd=PCT smem=B" */
 static void parse_task(struct capp *a, char *rest)
 {
+	static const char *const keys[] = {
+		"tbs", "threads", "tb_us", "mem", "bw", "corun", "rsd", "smem",
+		"regs", NULL
+	};
+	struct edge_register reg;
 	struct edge_kdesc *k;
 	char *tok, *save = NULL;
 	u64 us = 0;
-	u32 threads = 0, tbs = 0;
+	u32 threads = 0, tbs = 0, bw = 0;
 
 	if (a->n == EDGE_APP_TASKS)
-		claius_die("%s: too many tasks", a->name);
+		sim_bad(CWHO, cwhere, "task", a->name, "at most %u tasks an "
+			"application", EDGE_APP_TASKS);
 	k = &a->k[a->n];
-	memset(k, 0, sizeof(*k));
-	k->func = EDGE_FN_NOP;
-	k->regs_per_thread = 32;
+	memset(&reg, 0, sizeof(reg));
+	reg.func = EDGE_FN_NOP;
+	reg.regs_per_thread = 32;
 	for (tok = strtok_r(rest, " \t", &save); tok;
 	     tok = strtok_r(NULL, " \t", &save)) {
 		char *eq = strchr(tok, '=');
-		u64 v;
 
 		if (!eq)
-			claius_die("%s: '%s' is not key=value", a->name, tok);
+			sim_bad(CWHO, cwhere, tok, "", "expected key=value");
 		*eq++ = 0;
-		v = strtoull(eq, NULL, 0);
 		if (!strcmp(tok, "tbs"))
-			tbs = (u32)v;
+			tbs = (u32)cnum(eq, tok, 1, EDGE_MAX_GRID_X);
 		else if (!strcmp(tok, "threads"))
-			threads = (u32)v;
+			threads = (u32)cnum(eq, tok, 1, cl_g.p->max_block_threads);
 		else if (!strcmp(tok, "tb_us"))
-			us = v;
+			/* Its cycles (us x MHz) within the model's 2^40. */
+			us = cnum(eq, tok, 1, EDGE_MAX_WARP_CYCLES / 4000);
 		else if (!strcmp(tok, "mem"))
-			k->ws.mem_pct = (u32)v;
+			reg.ws.mem_pct = (u32)cnum(eq, tok, 0, 0xffffffffULL);
 		else if (!strcmp(tok, "bw"))
-			k->mem_bw_mbs = (u32)v;
+			bw = (u32)cnum(eq, tok, 0, 0xffffffffULL);
 		else if (!strcmp(tok, "corun"))
-			k->ws.corun_pct = (u32)v;
+			reg.ws.corun_pct = (u32)cnum(eq, tok, 0, 0xffffffffULL);
 		else if (!strcmp(tok, "rsd"))
-			k->ws.rsd_pct = (u32)v;
+			reg.ws.rsd_pct = (u32)cnum(eq, tok, 0, 0xffffffffULL);
 		else if (!strcmp(tok, "smem"))
-			k->smem_per_block = (u32)v;
+			reg.smem_per_block = (u32)cnum(eq, tok, 0, 0xffffffffULL);
 		else if (!strcmp(tok, "regs"))
-			k->regs_per_thread = (u32)v;
+			reg.regs_per_thread = (u32)cnum(eq, tok, 1, 0xffffffffULL);
 		else
-			claius_die("%s: unknown key '%s'", a->name, tok);
+			sim_unknown(CWHO, cwhere, "task key", tok, keys);
 	}
-	if (!tbs || !threads || threads > cl_g.p->max_block_threads || !us ||
-	    k->ws.mem_pct > 100)
-		claius_die("%s: a task needs tbs, threads (<= %u), tb_us", a->name,
-		     cl_g.p->max_block_threads);
-	k->grid[0] = tbs;
-	k->grid[1] = 1;
-	k->grid[2] = 1;
-	k->block[0] = threads;
-	k->block[1] = 1;
-	k->block[2] = 1;
-	k->num_tbs = tbs;
-	k->block_threads = threads;
-	k->warps_per_tb = (threads + cl_g.p->warp_size - 1) / cl_g.p->warp_size;
+	if (!tbs)
+		sim_bad(CWHO, cwhere, "tbs", "", "missing: from 1 to %u",
+			EDGE_MAX_GRID_X);
+	if (!threads)
+		sim_bad(CWHO, cwhere, "threads", "", "missing: from 1 to %u",
+			cl_g.p->max_block_threads);
+	if (!us)
+		sim_bad(CWHO, cwhere, "tb_us", "", "missing: a TB's time, us");
+	reg.grid_x = tbs;
+	reg.grid_y = reg.grid_z = 1;
+	reg.block_x = threads;
+	reg.block_y = reg.block_z = 1;
+	reg.param_size = 8;
+	reg.ring_entries = 1;
+	reg.warp_cycles = us * cl_g.p->clock_khz / 1000;
+	/* A task that fits no core would never run: -nan once. */
+	sim_validate(CWHO, cwhere, a->name, cl_g.p, &reg, k, claius_kernel_map);
 	if (k->warps_per_tb < 2)
 		k->warps_per_tb = 2;
-	k->param_size = 8;
-	k->ring_entries = 1;
-	k->warp_cycles = us * cl_g.p->clock_khz / 1000;
+	k->mem_bw_mbs = bw;
 	k->task = ++a->n;
 }
 
@@ -102,12 +131,17 @@ static void load(const char *path)
 	char line[512];
 	FILE *f = fopen(path, "r");
 	struct capp *cur = NULL;
+	unsigned int n = 0;
 
 	if (!f)
-		claius_die("cannot open %s", path);
+		claius_die("%s: %s", path, strerror(errno));
 	while (fgets(line, sizeof(line), f)) {
 		char *s = line, *kw, *save = NULL;
 
+		snprintf(cwhere, sizeof(cwhere), "%s:%u", path, ++n);
+		if (!strchr(line, '\n') && !feof(f))
+			sim_bad(CWHO, cwhere, "line", "", "longer than %zu "
+				"characters", sizeof(line) - 2);
 		s[strcspn(s, "#\n")] = 0;
 		kw = strtok_r(s, " \t", &save);
 		if (!kw)
@@ -116,28 +150,52 @@ static void load(const char *path)
 			kw = strtok_r(NULL, " \t", &save);
 			cl_g.p = kw ? edge_preset_find(kw) : NULL;
 			if (!cl_g.p)
-				claius_die("unknown preset");
+				sim_bad(CWHO, cwhere, "preset", kw ? kw : "",
+					"unknown preset (nearest: %s; edge-sim "
+					"presets)", sim_nearest(kw ? kw : "",
+								preset_names()));
 		} else if (!strcmp(kw, "service") || !strcmp(kw, "batch")) {
 			char *name = strtok_r(NULL, " \t", &save), *o;
 
-			if (!cl_g.p || !name || cl_g.nr == MAX_APPS)
-				claius_die("preset first; an application needs a name");
+			if (!cl_g.p)
+				sim_bad(CWHO, cwhere, kw, name ? name : "",
+					"a preset line must come first");
+			if (!name || strlen(name) >= sizeof(cur->name) ||
+			    strchr(name, ','))
+				sim_bad(CWHO, cwhere, kw, name ? name : "",
+					"a name of at most %zu characters, "
+					"no comma", sizeof(cur->name) - 1);
+			if (cl_g.nr == MAX_APPS)
+				sim_bad(CWHO, cwhere, kw, name, "at most %u "
+					"applications", MAX_APPS);
+			if (cur && !cur->n)
+				sim_bad(CWHO, cwhere, kw, cur->name,
+					"the application before has no task");
 			cur = &cl_g.app[cl_g.nr++];
 			memset(cur, 0, sizeof(*cur));
 			snprintf(cur->name, sizeof(cur->name), "%s", name);
 			cur->qos = kw[0] == 's';
-			while ((o = strtok_r(NULL, " \t", &save)))
-				if (!strncmp(o, "pcie_us=", 8))
-					cur->pcie_ns = strtoull(o + 8, NULL, 0) *
-						       NS_PER_US;
+			while ((o = strtok_r(NULL, " \t", &save))) {
+				if (strncmp(o, "pcie_us=", 8))
+					sim_unknown(CWHO, cwhere, "application key",
+						    o, (const char *const[]){
+							"pcie_us", NULL });
+				cur->pcie_ns = cnum(o + 8, "pcie_us", 0,
+						    1000000000) * NS_PER_US;
+			}
 		} else if (!strcmp(kw, "task")) {
 			if (!cur)
-				claius_die("a task outside an application");
+				sim_bad(CWHO, cwhere, "task", "", "a task "
+					"outside an application");
 			parse_task(cur, save);
 		} else {
-			claius_die("unknown line '%s'", kw);
+			sim_unknown(CWHO, cwhere, "line", kw, (const char *const[]){
+				"preset", "service", "batch", "task", NULL });
 		}
 	}
+	if (cur && !cur->n)
+		sim_bad(CWHO, cwhere, "batch", cur->name, "an application "
+			"with no task");
 	fclose(f);
 }
 
@@ -521,6 +579,21 @@ void claius_measure(u32 id)
 		a->alone_rate += (u64)(o.rate[i] * 1e6);
 }
 
+/**
+ * claius_prov() - end a CSV row with its provenance (sim_prov()) and a newline
+ * @policy: the thread-block policy the row ran under
+ */
+void claius_prov(u32 policy)
+{
+	struct edge_simt_cfg c;
+
+	/* claius_run()'s configuration. */
+	edge_simt_default_cfg(&c);
+	c.tb_policy = policy;
+	sim_prov(stdout, cl_g.p->name, "none", &c, cl_g.seed, 1);
+	putchar('\n');
+}
+
 static u32 parse_policies(const char *list, u32 *pol)
 {
 	char buf[256], *tok, *save = NULL;
@@ -559,7 +632,8 @@ static void pairs(const u32 *pol, u32 np, const char *svcs, const char *bats,
 	struct outcome o;
 	char name[40];
 
-	printf("service,batch,policy,p99_us,target_us,p99_per_target,violated,util_pct\n");
+	printf("service,batch,policy,p99_us,target_us,p99_per_target,violated,util_pct,"
+	       SIM_PROV_COLS "\n");
 	for (s = 0; s < cl_g.nr; s++) {
 		if (!cl_g.app[s].qos || !claius_selected(svcs, cl_g.app[s].name))
 			continue;
@@ -582,7 +656,7 @@ static void pairs(const u32 *pol, u32 np, const char *svcs, const char *bats,
 				    trace_pair && !strcmp(trace_pair, name), &o);
 				for (i = 2; i <= cl_g.ninst + 1; i++)
 					rate += o.rate[i];
-				printf("%s,%s,%s,%llu,%llu,%.3f,%d,%.1f\n",
+				printf("%s,%s,%s,%llu,%llu,%.3f,%d,%.1f",
 				       cl_g.app[s].name, cl_g.app[b].name,
 				       edge_tb_policy_name(pol[j]),
 				       (unsigned long long)(o.p99[1] / NS_PER_US),
@@ -590,6 +664,7 @@ static void pairs(const u32 *pol, u32 np, const char *svcs, const char *bats,
 				       (double)o.p99[1] / (double)tgt,
 				       o.p99[1] > tgt,
 				       100.0 * rate * 1e6 / (double)cl_g.app[b].alone_rate);
+				claius_prov(pol[j]);
 			}
 		}
 	}
@@ -599,14 +674,15 @@ static void table(void)
 {
 	u32 i, t, q;
 
-	printf("app,task,quota_pct,ns,bw_mbs\n");
+	printf("app,task,quota_pct,ns,bw_mbs," SIM_PROV_COLS "\n");
 	for (i = 0; i < cl_g.nr; i++)
 		for (t = 0; t < cl_g.app[i].n; t++)
 			for (q = 1; q <= EDGE_QUOTA_STEPS; q++)
-				printf("%s,%u,%u,%llu,%llu\n", cl_g.app[i].name,
+				printf("%s,%u,%u,%llu,%llu", cl_g.app[i].name,
 				       t + 1, q * 10,
 				       (unsigned long long)cl_g.app[i].prof[1][t].ns[q - 1],
-				       (unsigned long long)cl_g.app[i].prof[1][t].bw_mbs[q - 1]);
+				       (unsigned long long)cl_g.app[i].prof[1][t].bw_mbs[q - 1]),
+				claius_prov((u32)edge_tb_policy_find("mps"));
 }
 
 static void cusage(void)
@@ -629,6 +705,8 @@ int claiusim_main(int argc, char **argv)
 	u32 pol[EDGE_TBP_NR], np;
 	int c;
 
+	/* Each call from nothing: a fuzzer calls it again and again. */
+	memset(&cl_g, 0, sizeof(cl_g));
 	cl_g.queries = 24;
 	cl_g.mult_pct = 340;
 	cl_g.load_pct = 25;
@@ -637,11 +715,11 @@ int claiusim_main(int argc, char **argv)
 	while ((c = getopt(argc, argv, "q:m:l:i:s:P:S:B:T:t:F")) != -1) {
 		switch (c) {
 		case 'F': cl_g.full = true; break;
-		case 'q': cl_g.queries = (u32)atoi(optarg); break;
-		case 'm': cl_g.mult_pct = (u32)atoi(optarg); break;
-		case 'l': cl_g.load_pct = (u32)atoi(optarg); break;
-		case 'i': cl_g.ninst = (u32)atoi(optarg); break;
-		case 's': cl_g.seed = strtoull(optarg, NULL, 0); break;
+		case 'q': cl_g.queries = (u32)sim_key_num(CWHO, "-q", "-q", optarg, 10, "", 1, MAX_Q); break;
+		case 'm': cl_g.mult_pct = (u32)sim_key_num(CWHO, "-m", "-m", optarg, 10, "", 1, 100000); break;
+		case 'l': cl_g.load_pct = (u32)sim_key_num(CWHO, "-l", "-l", optarg, 10, "", 1, 10000); break;
+		case 'i': cl_g.ninst = (u32)sim_key_num(CWHO, "-i", "-i", optarg, 10, "", 1, MAX_INST - 2); break;
+		case 's': cl_g.seed = sim_key_num(CWHO, "-s", "-s", optarg, 0, "", 0, ~0ULL); break;
 		case 'P': pols = optarg; break;
 		case 'S': svcs = optarg; break;
 		case 'B': bats = optarg; break;
@@ -656,7 +734,29 @@ int claiusim_main(int argc, char **argv)
 	load(argv[optind]);
 	if (!cl_g.p || !cl_g.nr)
 		claius_die("no preset or no applications in %s", argv[optind]);
+	{
+		const char *known[MAX_APPS + EDGE_TBP_NR + 1];
+		u32 i;
+
+		for (i = 0; i < EDGE_TBP_NR; i++)
+			known[i] = edge_tb_policy_name(i);
+		known[i] = NULL;
+		sim_check_list(CWHO, "-P", pols, known);
+		for (i = 0; i < cl_g.nr; i++)
+			known[i] = cl_g.app[i].name;
+		known[i] = NULL;
+		sim_check_list(CWHO, "-S", svcs, known);
+		sim_check_list(CWHO, "-B", bats, known);
+		if (strcmp(argv[optind + 1], "pairs") &&
+		    strcmp(argv[optind + 1], "groups") &&
+		    strcmp(argv[optind + 1], "table"))
+			sim_unknown(CWHO, "command line", "mode",
+				    argv[optind + 1], (const char *const[]){
+					"pairs", "groups", "table", NULL });
+	}
 	np = parse_policies(pols, pol);
+	if (sim_parse_only)
+		return 0;
 	if (tfile) {
 		cl_g.trace = fopen(tfile, "w");
 		if (!cl_g.trace)

@@ -62,6 +62,7 @@ void claius_run(const u32 *ids, u32 n, u32 policy, u64 span, bool trace,
 void claius_measure(u32 id);
 u64 claius_gap_ns(const struct capp *a);
 bool claius_selected(const char *list, const char *name);
+void claius_prov(u32 policy);
 void claius_groups(const u32 *pol, u32 np, const char *bats);
 
 #endif /* _CLAIUSIM_H */

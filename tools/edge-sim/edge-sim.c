@@ -514,7 +514,7 @@ static const char *const csv_cols =
 	"stall_icache_n,stall_barrier_n,stall_membar_n,"
 	"ev_runtime_avg,ev_slowdown,remaining_bg_avg,"
 	"bg_runtime,bg_iso_runtime,bg_slowdown,antt,stp,antt_emul,stp_emul,"
-	"tbs_dispatched,sim_cycles";
+	"tbs_dispatched,sim_cycles," SIM_PROV_COLS;
 
 static double milli(u64 x)
 {
@@ -599,8 +599,10 @@ static void print_row(FILE *o, const struct scen *sc, const char *preset,
 		milli(antt), milli(stp),
 		milli(div_or0(r->antt_emul_sum, r->runs)),
 		milli(div_or0(r->stp_emul_sum, r->runs)));
-	fprintf(o, "%llu,%llu\n", (unsigned long long)r->tbs_dispatched,
+	fprintf(o, "%llu,%llu", (unsigned long long)r->tbs_dispatched,
 		(unsigned long long)div_or0(r->sim_cycles_sum, r->runs));
+	sim_prov(o, preset, "none", &sc->cfg, sc->cfg.seed, sc->runs);
+	fputc('\n', o);
 }
 
 static void print_scenario(FILE *o, const struct scen *sc)
@@ -612,13 +614,15 @@ static void print_scenario(FILE *o, const struct scen *sc)
 	fprintf(o, "# resolved scenario\nlabel %s\npreset %s\nseed %llu\n"
 		"runs %u\nuntil %llu\nsched %s\nvictim %s\nflush %s\n"
 		"reserve_pct %u\ndispatch_cycles %u\nsched_wait_cycles %u\n"
-		"ctx_bytes_per_cycle %u\nskip_event_exec %u\n",
+		"ctx_bytes_per_cycle %u\nskip_event_exec %u\ntb_policy %s\n"
+		"queue_policy none\nedge_sim_version %s\n",
 		sc->label[0] ? sc->label : "-", sc->preset,
 		(unsigned long long)sc->cfg.seed, sc->runs,
 		(unsigned long long)sc->until, sched_names[sc->cfg.sched],
 		victim_names[sc->cfg.victim], fl, sc->cfg.reserve_pct,
 		sc->cfg.dispatch_cycles, sc->cfg.sched_wait_cycles,
-		sc->cfg.ctx_bytes_per_cycle, sc->cfg.skip_event_exec);
+		sc->cfg.ctx_bytes_per_cycle, sc->cfg.skip_event_exec,
+		edge_tb_policy_name(sc->cfg.tb_policy), EDGE_SIM_VERSION);
 	for (i = 0; i < sc->nk; i++) {
 		const struct edge_register *r = &sc->k[i].r;
 		const struct edge_warp_state *w = &r->ws;
@@ -669,6 +673,8 @@ static void usage(FILE *o)
 		"[-T trace.json] scenario\n"
 		"       %s -H\n"
 		"       %s policies   (the queue, thread-block and placement policies)\n"
+		"       %s presets    (the model's devices)\n"
+		"       %s functions  (the ABI's event functions)\n"
 		"  -s key=value  override a scenario setting after the file "
 		"is read:\n"
 		"                a top-level key (sched=drain, seed=3), or "
@@ -689,7 +695,7 @@ static void usage(FILE *o)
 		"format,\n"
 		"                for Perfetto or chrome://tracing\n"
 		"Documentation/edge-sim.rst describes the scenario format.\n",
-		prog, prog, prog);
+		prog, prog, prog, prog, prog);
 }
 
 int jobsim_main(int argc, char **argv);
@@ -717,6 +723,39 @@ int main(int argc, char **argv)
 		return claiusim_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "mgb"))
 		return mgbsim_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "presets")) {
+		const struct edge_preset *q;
+
+		/* The model's table (gpu/preset.c): what preset= takes. */
+		printf("name,cores,clock_khz,warp_size,threads_per_core,"
+		       "tb_slots_per_core,regs_per_core,smem_per_core,"
+		       "max_block_threads,max_regs_per_thread\n");
+		for (i = 0; (q = edge_preset_at(i)); i++)
+			printf("%s,%u,%u,%u,%u,%u,%u,%u,%u,%u\n", q->name,
+			       q->num_cores, q->clock_khz, q->warp_size,
+			       q->threads_per_core, q->tb_slots_per_core,
+			       q->regs_per_core, q->smem_per_core,
+			       q->max_block_threads, q->max_regs_per_thread);
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "functions")) {
+		/*
+		 * The ABI's function ids (uapi/linux/edge.h), 1 to
+		 * EDGE_FN_MAX: a kernel's func.  The model has no name
+		 * table of its own; these are the enum's names.
+		 */
+		static const char *const fn[] = {
+			[EDGE_FN_NOP] = "nop", [EDGE_FN_ECHO] = "echo",
+			[EDGE_FN_UDP_PING] = "udp_ping", [EDGE_FN_LPM4] = "lpm4",
+			[EDGE_FN_CRC32C] = "crc32c",
+			[EDGE_FN_ICMP_ECHO] = "icmp_echo",
+		};
+
+		for (i = 1; i <= EDGE_FN_MAX; i++)
+			printf("%d %s\n", i, i < (int)ARRAY_SIZE(fn) && fn[i] ?
+			       fn[i] : "?");
+		return 0;
+	}
 	if (argc > 1 && !strcmp(argv[1], "policies")) {
 		/* The policy tables, one level a line: what the keys take. */
 		printf("queue:");
@@ -788,12 +827,39 @@ int main(int argc, char **argv)
 	}
 	p = edge_preset_find(sc.preset);
 	if (!p)
-		die("unknown preset '%s' (edge, lax, h100-like)", sc.preset);
+		die("preset=%s: unknown preset (nearest: %s; edge-sim presets)",
+		    sc.preset, sim_nearest(sc.preset, preset_names()));
 	for (i = 0; i < sc.ns; i++)
 		if (!sc.s[i].kernel[0])
 			die("stream %s: no kernel", sc.s[i].name);
 	if (!sc.bg.set && !sc.ns)
 		die("nothing to run: no background and no stream");
+	/*
+	 * Every kernel the run uses through the model's own validator, now,
+	 * naming the line that defined it and the key that fails; a run
+	 * never starts with a kernel edge.ko would refuse.
+	 */
+	if (sc.bg.set) {
+		struct kdef *k = find_kernel(&sc, sc.bg.kernel);
+		struct edge_kdesc kd;
+
+		if (!k)
+			die("background: no kernel named '%s'", sc.bg.kernel);
+		sim_validate(prog, k->where[0] ? k->where : argv[optind],
+			     k->name, p, &k->r, &kd, scen_kernel_map);
+	}
+	for (i = 0; i < sc.ns; i++) {
+		struct kdef *k = find_kernel(&sc, sc.s[i].kernel);
+		struct edge_kdesc kd;
+
+		if (!k)
+			die("stream %s: no kernel named '%s'", sc.s[i].name,
+			    sc.s[i].kernel);
+		sim_validate(prog, k->where[0] ? k->where : argv[optind],
+			     k->name, p, &k->r, &kd, scen_kernel_map);
+	}
+	if (sim_parse_only)
+		return 0;
 	if (print)
 		print_scenario(stderr, &sc);
 

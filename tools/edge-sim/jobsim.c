@@ -13,17 +13,20 @@
 #include <ctype.h>
 #include <unistd.h>
 #include <malloc.h>
+#include <errno.h>
 
 #include "cp/cp.h"
 #include "gpu/preset.h"
 #include "rng.h"
 #include "gpu/simt.h"
 #include "simutil.h"
+#include "limits.h"
+#include "validate.h"
 
 #define MAX_KERNELS	EDGE_CP_CLASSES
 #define JOBS_CSV_HEADER	"workload,rate,jobs_per_s,policy,jobs,met,done,rejected," \
 			"dropped,throughput_per_s,p99_us,wasted_pct,kernels," \
-			"tight_met,tight_jobs"
+			"tight_met,tight_jobs," SIM_PROV_COLS
 #define MAX_PARTS	4
 #define MAX_SEQ_ITEMS	32
 #define MAX_RATES	4
@@ -68,14 +71,29 @@ struct wl {
 
 #define jdie(...)	sim_die("edge-sim jobs", __VA_ARGS__)
 
-/* Decimal, with an optional k (x1000) or M (x1000000). */
+/* @ns as text, for a message. */
+static const char *eq_or(u64 ns)
+{
+	static char b[24];
+
+	snprintf(b, sizeof(b), "%llu", (unsigned long long)ns);
+	return b;
+}
+
+/* The line being read ("file:line"), for every message about it. */
+static char jwhere[600] = "command line";
+
+#define JWHO	"edge-sim jobs"
+
+/* Decimal, with an optional k (x1000) or M (x1000000), in [min, max]. */
+static u64 numr(const char *v, const char *what, u64 min, u64 max)
+{
+	return sim_key_num(JWHO, jwhere, what, v, 10, "kM", min, max);
+}
+
 static u64 num(const char *v, const char *what)
 {
-	u64 x;
-
-	if (!sim_num(v, 10, "kM", &x))
-		jdie("%s: bad number '%s'", what, v);
-	return x;
+	return numr(v, what, 0, ~0ULL);
 }
 
 static int kernel_find(const struct wl *w, const char *name)
@@ -99,76 +117,105 @@ static void parse_seq(struct wl *w, struct seq *s, char *v)
 		int k;
 
 		if (s->n == MAX_SEQ_ITEMS)
-			jdie("sequence too long");
+			sim_bad(JWHO, jwhere, "part", tok, "a sequence of at "
+				"most %u items", MAX_SEQ_ITEMS);
 		if (star)
 			*star = 0;
 		k = kernel_find(w, tok);
-		if (k < 0)
-			jdie("unknown kernel '%s'", tok);
+		if (k < 0) {
+			const char *known[MAX_KERNELS + 1];
+			u32 j;
+
+			for (j = 0; j < w->nr_kernels; j++)
+				known[j] = w->kname[j];
+			known[j] = NULL;
+			sim_unknown(JWHO, jwhere, "kernel", tok, known);
+		}
 		s->it[s->n].cls = (u16)k;
-		s->it[s->n].times = star ? (u32)num(star + 1, "repeat") : 1;
+		s->it[s->n].times = star ?
+			(u32)numr(star + 1, "repeat", 1, EDGE_CP_JOB_KERNELS) : 1;
 		s->n++;
 	}
 }
 
+/* The model's field names, as a workload's kernel line spells them. */
+static const char *const jobs_kernel_map[][2] = {
+	{ "grid_x", "grid" }, { "block_x", "block" },
+	{ "regs_per_thread", "regs" }, { "smem_per_block", "smem" },
+	{ "warp_cycles", "ns" }, { "corun_pct", "corun" }, { "mem_pct", "mem" },
+	{ "rsd_pct", "rsd" }, { NULL, NULL }
+};
+
 static void parse_kernel(struct wl *w, char *rest, const struct edge_preset *p)
 {
+	static const char *const keys[] = {
+		"block", "grid", "regs", "smem", "ns", "corun", "mem", "rsd", NULL
+	};
 	char *tok, *save = NULL, *name = strtok_r(rest, " \t", &save);
+	struct edge_register reg;
 	struct edge_kdesc *k;
 	u32 threads = 0, grid = 1;
 	u64 ns = 0;
 
-	if (!name || w->nr_kernels == MAX_KERNELS)
-		jdie("kernel: no name, or too many kernels");
+	if (!name)
+		sim_bad(JWHO, jwhere, "kernel", "", "a kernel needs a name");
+	if (w->nr_kernels == MAX_KERNELS)
+		sim_bad(JWHO, jwhere, "kernel", name, "at most %u kernels",
+			MAX_KERNELS);
+	if (strlen(name) >= sizeof(w->kname[0]))
+		sim_bad(JWHO, jwhere, "kernel", name, "a name of at most %zu "
+			"characters", sizeof(w->kname[0]) - 1);
 	k = &w->k[w->nr_kernels];
-	memset(k, 0, sizeof(*k));
-	snprintf(w->kname[w->nr_kernels], sizeof(w->kname[0]), "%s", name);
-	k->func = EDGE_FN_NOP;
-	k->regs_per_thread = 16;
+	memset(&reg, 0, sizeof(reg));
+	reg.func = EDGE_FN_NOP;
+	reg.regs_per_thread = 16;
 	while ((tok = strtok_r(NULL, " \t", &save))) {
 		char *eq = strchr(tok, '=');
 
 		if (!eq)
-			jdie("kernel %s: '%s' is not key=value", name, tok);
+			sim_bad(JWHO, jwhere, tok, "", "expected key=value");
 		*eq++ = 0;
 		if (!strcmp(tok, "block"))
-			threads = (u32)num(eq, "block");
+			threads = (u32)numr(eq, "block", 1, p->max_block_threads);
 		else if (!strcmp(tok, "grid"))
-			grid = (u32)num(eq, "grid");
+			grid = (u32)numr(eq, "grid", 1, EDGE_MAX_GRID_X);
 		else if (!strcmp(tok, "regs"))
-			k->regs_per_thread = (u32)num(eq, "regs");
+			reg.regs_per_thread = (u32)numr(eq, "regs", 1, 0xffffffffULL);
 		else if (!strcmp(tok, "smem"))
-			k->smem_per_block = (u32)num(eq, "smem");
+			reg.smem_per_block = (u32)numr(eq, "smem", 0, 0xffffffffULL);
 		else if (!strcmp(tok, "ns"))
-			ns = num(eq, "ns");
+			/* Its cycles must stay within the model's 2^40. */
+			ns = numr(eq, "ns", 1, EDGE_MAX_WARP_CYCLES);
 		else if (!strcmp(tok, "corun"))
-			k->ws.corun_pct = (u32)num(eq, "corun");
+			reg.ws.corun_pct = (u32)numr(eq, "corun", 0, 0xffffffffULL);
 		else if (!strcmp(tok, "mem"))
-			k->ws.mem_pct = (u32)num(eq, "mem");
+			reg.ws.mem_pct = (u32)numr(eq, "mem", 0, 0xffffffffULL);
 		else if (!strcmp(tok, "rsd"))
-			k->ws.rsd_pct = (u32)num(eq, "rsd");
+			reg.ws.rsd_pct = (u32)numr(eq, "rsd", 0, 0xffffffffULL);
 		else
-			jdie("kernel %s: unknown key '%s'", name, tok);
+			sim_unknown(JWHO, jwhere, "kernel key", tok, keys);
 	}
-	if (!threads || threads > p->max_block_threads || !grid || !ns)
-		jdie("kernel %s: needs block (<= %u), grid and ns", name,
-		     p->max_block_threads);
-	k->grid[0] = grid;
-	k->grid[1] = 1;
-	k->grid[2] = 1;
-	k->block[0] = threads;
-	k->block[1] = 1;
-	k->block[2] = 1;
-	k->num_tbs = grid;
-	k->block_threads = threads;
+	if (!threads)
+		sim_bad(JWHO, jwhere, "block", "", "missing: from 1 to %u",
+			p->max_block_threads);
+	if (!ns)
+		sim_bad(JWHO, jwhere, "ns", "", "missing: a work-group's time, ns");
+	reg.grid_x = grid;
+	reg.grid_y = reg.grid_z = 1;
+	reg.block_x = threads;
+	reg.block_y = reg.block_z = 1;
+	reg.param_size = 8;
+	reg.ring_entries = 1;
+	/* A work-group's time at the preset's clock. */
+	reg.warp_cycles = ns * p->clock_khz / 1000000;
+	if (!reg.warp_cycles)
+		sim_bad(JWHO, jwhere, "ns", eq_or(ns), "under one cycle at "
+			"%u kHz", p->clock_khz);
+	sim_validate(JWHO, jwhere, name, p, &reg, k, jobs_kernel_map);
 	/* Two warps at least: a one-warp kernel would be an event warp. */
-	k->warps_per_tb = (threads + p->warp_size - 1) / p->warp_size;
 	if (k->warps_per_tb < 2)
 		k->warps_per_tb = 2;
-	k->param_size = 8;
-	k->ring_entries = 1;
-	/* A work-group's time at the preset's clock. */
-	k->warp_cycles = ns * p->clock_khz / 1000000;
+	snprintf(w->kname[w->nr_kernels], sizeof(w->kname[0]), "%s", name);
 	w->nr_kernels++;
 }
 
@@ -178,7 +225,8 @@ static void parse_part(struct wl *w, char *rest)
 	struct part *pt;
 
 	if (w->nr_parts == MAX_PARTS)
-		jdie("too many parts");
+		sim_bad(JWHO, jwhere, "part", rest, "at most %u parts",
+			MAX_PARTS);
 	pt = &w->part[w->nr_parts++];
 	memset(pt, 0, sizeof(*pt));
 	for (tok = strtok_r(rest, " \t", &save); tok;
@@ -186,7 +234,7 @@ static void parse_part(struct wl *w, char *rest)
 		char *eq = strchr(tok, '=');
 
 		if (!eq)
-			jdie("part: '%s' is not key=value", tok);
+			sim_bad(JWHO, jwhere, tok, "", "expected key=value");
 		*eq++ = 0;
 		if (!strcmp(tok, "pre"))
 			parse_seq(w, &pt->pre, eq);
@@ -195,7 +243,9 @@ static void parse_part(struct wl *w, char *rest)
 		else if (!strcmp(tok, "post"))
 			parse_seq(w, &pt->post, eq);
 		else
-			jdie("part: unknown key '%s'", tok);
+			sim_unknown(JWHO, jwhere, "part key", tok,
+				    (const char *const[]){ "pre", "step",
+							   "post", NULL });
 	}
 }
 
@@ -215,13 +265,15 @@ static void parse_deadlines(struct wl *w, char *v)
 		char *colon = strchr(tok, ':');
 
 		if (w->nr_dl == MAX_DL)
-			jdie("deadline_us: at most %u classes", MAX_DL);
+			sim_bad(JWHO, jwhere, "deadline_us", tok,
+				"at most %u classes", MAX_DL);
 		if (colon)
 			*colon++ = 0;
-		w->dl_ns[w->nr_dl] = num(tok, "deadline_us") * 1000;
-		w->dl_weight[w->nr_dl] = colon ? (u32)num(colon, "weight") : 1;
-		if (!w->dl_ns[w->nr_dl] || !w->dl_weight[w->nr_dl])
-			jdie("deadline_us: deadlines and weights must be > 0");
+		/* The model's limit on a deadline: 1000 s. */
+		w->dl_ns[w->nr_dl] = numr(tok, "deadline_us", 1,
+					  EDGE_MAX_DEADLINE_NS / 1000) * 1000;
+		w->dl_weight[w->nr_dl] = colon ?
+			(u32)numr(colon, "deadline_us weight", 1, 1000000) : 1;
 		w->dl_total += w->dl_weight[w->nr_dl++];
 	}
 }
@@ -250,78 +302,116 @@ static void parse_line(struct wl *w, const char *path, char *line, int depth)
 		return;
 	rest = strtok_r(NULL, "\r\n", &save);
 	if (!rest)
-		jdie("%s: '%s' needs a value", path, key);
+		sim_bad(JWHO, jwhere, key, "", "a value is missing");
 	while (isspace((unsigned char)*rest))
 		rest++;
 	if (!strcmp(key, "include")) {
-		char inc[512];
+		char inc[512], here[sizeof(jwhere)];
 		const char *slash = strrchr(path, '/');
 		int dl = slash ? (int)(slash - path) + 1 : 0;
 
 		snprintf(inc, sizeof(inc), "%.*s%s", dl, path, rest);
+		memcpy(here, jwhere, sizeof(here));
 		parse_path(w, inc, depth + 1);
+		memcpy(jwhere, here, sizeof(here));
 	} else if (!strcmp(key, "workload")) {
+		if (strlen(rest) >= sizeof(w->name) || strpbrk(rest, ",\""))
+			sim_bad(JWHO, jwhere, key, rest, "a name of at most %zu "
+				"characters, no comma", sizeof(w->name) - 1);
 		snprintf(w->name, sizeof(w->name), "%s", rest);
 	} else if (!strcmp(key, "preset")) {
 		if (w->nr_kernels)
-			jdie("preset must come before kernels");
+			sim_bad(JWHO, jwhere, key, rest,
+				"must come before the kernels");
+		if (!edge_preset_find(rest))
+			sim_bad(JWHO, jwhere, key, rest, "unknown preset "
+				"(nearest: %s; edge-sim presets)",
+				sim_nearest(rest, preset_names()));
 		snprintf(w->preset, sizeof(w->preset), "%s", rest);
 	} else if (!strcmp(key, "jobs")) {
-		w->jobs = (u32)num(rest, "jobs");
+		w->jobs = (u32)numr(rest, "jobs", 1, 10000000);
 	} else if (!strcmp(key, "parse_ns")) {
-		w->cp.parse_ns = (u32)num(rest, "parse_ns");
+		w->cp.parse_ns = (u32)numr(rest, "parse_ns", 0, 1000000000);
 	} else if (!strcmp(key, "host_ns")) {
-		w->cp.host_ns = (u32)num(rest, "host_ns");
+		w->cp.host_ns = (u32)numr(rest, "host_ns", 0, 1000000000);
 	} else if (!strcmp(key, "predict_ns")) {
-		w->cp.predict_ns = (u32)num(rest, "predict_ns");
+		w->cp.predict_ns = (u32)numr(rest, "predict_ns", 0, 1000000000);
 	} else if (!strcmp(key, "profile_us")) {
-		w->cp.profile_ns = (u32)num(rest, "profile_us") * 1000;
+		w->cp.profile_ns = (u32)numr(rest, "profile_us", 0, 4000000) * 1000;
 	} else if (!strcmp(key, "prema_us")) {
-		w->cp.period_ns = (u32)num(rest, "prema_us") * 1000;
+		w->cp.period_ns = (u32)numr(rest, "prema_us", 0, 4000000) * 1000;
 	} else if (!strcmp(key, "runs")) {
-		w->runs = (u32)num(rest, "runs");
+		w->runs = (u32)numr(rest, "runs", 1, 10000);
 	} else if (!strcmp(key, "seed")) {
 		w->seed = num(rest, "seed");
 	} else if (!strcmp(key, "deadline_us")) {
 		parse_deadlines(w, rest);
 	} else if (!strcmp(key, "seq")) {
-		if (sscanf(rest, "mean=%u rsd=%u", &w->seq_mean,
-			   &w->seq_rsd) != 2)
-			jdie("seq: mean=N rsd=PCT");
-	} else if (!strcmp(key, "rate")) {
-		char nm[16];
-		unsigned long long r;
+		char *t, *sv = NULL;
+		bool m = false, r = false;
 
-		if (w->nr_rates == MAX_RATES ||
-		    sscanf(rest, "%15s %llu", nm, &r) != 2 || !r)
-			jdie("rate: NAME JOBS_PER_S");
+		for (t = strtok_r(rest, " \t", &sv); t; t = strtok_r(NULL, " \t", &sv)) {
+			if (!strncmp(t, "mean=", 5)) {
+				w->seq_mean = (u32)numr(t + 5, "seq mean", 1, 100000);
+				m = true;
+			} else if (!strncmp(t, "rsd=", 4)) {
+				w->seq_rsd = (u32)numr(t + 4, "seq rsd", 0, 100);
+				r = true;
+			} else {
+				sim_bad(JWHO, jwhere, "seq", t, "expected mean=N rsd=PCT");
+			}
+		}
+		if (!m || !r)
+			sim_bad(JWHO, jwhere, "seq", "", "expected mean=N rsd=PCT");
+	} else if (!strcmp(key, "rate")) {
+		char *nm, *v, *sv = NULL;
+
+		nm = strtok_r(rest, " \t", &sv);
+		v = strtok_r(NULL, " \t", &sv);
+		if (!nm || !v || strtok_r(NULL, " \t", &sv))
+			sim_bad(JWHO, jwhere, "rate", rest ? rest : "",
+				"expected NAME JOBS_PER_S");
+		if (w->nr_rates == MAX_RATES)
+			sim_bad(JWHO, jwhere, "rate", nm, "at most %u rates",
+				MAX_RATES);
+		if (strlen(nm) >= sizeof(w->rate_name[0]) || strchr(nm, ','))
+			sim_bad(JWHO, jwhere, "rate", nm, "a name of at most %zu "
+				"characters, no comma", sizeof(w->rate_name[0]) - 1);
 		snprintf(w->rate_name[w->nr_rates], 16, "%s", nm);
-		w->rate[w->nr_rates++] = r;
+		w->rate[w->nr_rates++] = numr(v, "rate", 1, 1000000000);
 	} else if (!strcmp(key, "kernel")) {
 		const struct edge_preset *p = edge_preset_find(w->preset);
 
-		if (!p)
-			jdie("unknown preset '%s'", w->preset);
 		parse_kernel(w, rest, p);
 	} else if (!strcmp(key, "part")) {
 		parse_part(w, rest);
 	} else {
-		jdie("%s: unknown key '%s'", path, key);
+		sim_unknown(JWHO, jwhere, "key", key, (const char *const[]){
+			"include", "workload", "preset", "jobs", "parse_ns",
+			"host_ns", "predict_ns", "profile_us", "prema_us",
+			"runs", "seed", "deadline_us", "seq", "rate", "kernel",
+			"part", NULL });
 	}
 }
 
 static void parse_path(struct wl *w, const char *path, int depth)
 {
 	char line[1024];
+	unsigned int n = 0;
 	FILE *f;
 
 	if (depth > 4)
 		jdie("%s: includes nest too deep", path);
 	f = fopen(path, "r");
 	if (!f)
-		jdie("%s: cannot open", path);
-	while (fgets(line, sizeof(line), f))
+		jdie("%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		snprintf(jwhere, sizeof(jwhere), "%s:%u", path, ++n);
+		if (!strchr(line, '\n') && !feof(f))
+			sim_bad(JWHO, jwhere, "line", "", "longer than %zu "
+				"characters", sizeof(line) - 2);
 		parse_line(w, path, line, depth);
+	}
 	fclose(f);
 }
 
@@ -334,9 +424,15 @@ static void parse_wl(struct wl *w, const char *path)
 	w->seed = 1;
 	edge_cp_default_cfg(&w->cp);
 	parse_path(w, path, 0);
-	if (!w->name[0] || !w->nr_dl || !w->nr_rates || !w->nr_parts ||
-	    !w->jobs || !w->runs)
-		jdie("%s: needs workload, deadline_us, rate, part", path);
+	snprintf(jwhere, sizeof(jwhere), "%s", path);
+	if (!w->name[0])
+		sim_bad(JWHO, jwhere, "workload", "", "missing: the workload's name");
+	if (!w->nr_dl)
+		sim_bad(JWHO, jwhere, "deadline_us", "", "missing");
+	if (!w->nr_rates)
+		sim_bad(JWHO, jwhere, "rate", "", "missing: at least one");
+	if (!w->nr_parts)
+		sim_bad(JWHO, jwhere, "part", "", "missing: at least one");
 }
 
 static u32 add_seq(u16 *out, u32 n, const struct seq *s)
@@ -533,9 +629,11 @@ static bool listed(const char *list, const char *name)
 
 int jobsim_main(int argc, char **argv)
 {
+	static struct wl wl_store;
 	const char *pols = NULL, *rates = NULL;
 	u32 runs = 0;
 	const struct edge_preset *p;
+	struct edge_simt_cfg scfg;
 	bool header = true;
 	struct wl *w;
 	int opt;
@@ -557,7 +655,8 @@ int jobsim_main(int argc, char **argv)
 			puts(JOBS_CSV_HEADER);
 			return 0;
 		} else if (opt == 'R')
-			runs = (u32)num(optarg, "-R");
+			runs = (u32)sim_key_num(JWHO, "-R", "-R", optarg, 10,
+						"kM", 1, 10000);
 		else if (opt == 'P')
 			pols = optarg;
 		else if (opt == 'r')
@@ -569,15 +668,28 @@ int jobsim_main(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		jusage();
-	w = calloc(1, sizeof(*w));
-	if (!w)
-		jdie("out of memory");
+	/* Static: an input error must not leak it (a fuzzer's sim_exit()). */
+	w = &wl_store;
 	parse_wl(w, argv[optind]);
 	if (runs)
 		w->runs = runs;
 	p = edge_preset_find(w->preset);
 	if (!p)
 		jdie("unknown preset '%s'", w->preset);
+	{
+		const char *known[EDGE_POL_NR + MAX_RATES + 1];
+
+		for (pi = 0; pi < EDGE_POL_NR; pi++)
+			known[pi] = edge_cp_policy_name(pi);
+		known[pi] = NULL;
+		sim_check_list(JWHO, "-P", pols, known);
+		for (ri = 0; ri < w->nr_rates; ri++)
+			known[ri] = w->rate_name[ri];
+		known[ri] = NULL;
+		sim_check_list(JWHO, "-r", rates, known);
+	}
+	if (sim_parse_only)
+		return 0;
 	if (header)
 		puts(JOBS_CSV_HEADER);
 	for (ri = 0; ri < w->nr_rates; ri++) {
@@ -594,7 +706,7 @@ int jobsim_main(int argc, char **argv)
 			for (k = 0; k < w->runs; k++)
 				run_one(w, p, ri, pi, w->seed + 1000ULL * k, &res);
 			span = res.span ? res.span : 1;
-			printf("%s,%s,%llu,%s,%u,%llu,%llu,%llu,%llu,%.1f,%llu,%.1f,%llu,%llu,%llu\n",
+			printf("%s,%s,%llu,%s,%u,%llu,%llu,%llu,%llu,%.1f,%llu,%.1f,%llu,%llu,%llu",
 			       w->name, w->rate_name[ri],
 			       (unsigned long long)w->rate[ri],
 			       edge_cp_policy_name(pi), w->jobs * w->runs,
@@ -609,8 +721,12 @@ int jobsim_main(int argc, char **argv)
 			       (unsigned long long)res.kernels,
 			       (unsigned long long)res.tight_met,
 			       (unsigned long long)res.tight_jobs);
+			/* The model's configuration run_one() uses. */
+			edge_simt_default_cfg(&scfg);
+			sim_prov(stdout, p->name, edge_cp_policy_name(pi), &scfg,
+				 w->seed, w->runs);
+			putchar('\n');
 		}
 	}
-	free(w);
 	return 0;
 }

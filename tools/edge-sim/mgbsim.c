@@ -40,6 +40,7 @@
 #include "gpu/simt.h"
 #include "policy/policy.h"
 #include "simutil.h"
+#include "limits.h"
 
 #define MAX_TYPES	32
 #define MAX_JOBS	64
@@ -419,45 +420,71 @@ static char *next_tok(char **save)
 	return strtok_r(NULL, " \t\n", save);
 }
 
+/* The line being read, for every message about it. */
+static char mwhere[600] = "command line";
+
+#define MWHO	"edge-sim mgb"
+
 static void parse_job(char **save, u32 line)
 {
+	static const char *const keys[] = {
+		"mem_mb", "threads", "blocks", "tb_ms", "kernels", NULL
+	};
 	struct jtype *t;
 	char *tok = next_tok(save), *cls = next_tok(save);
 	u64 mem_mb = 0;
 
+	(void)line;
 	if (g.nt == MAX_TYPES)
-		mdie("line %u: more than %u jobs", line, MAX_TYPES);
+		sim_bad(MWHO, mwhere, "job", tok ? tok : "", "at most %u jobs",
+			MAX_TYPES);
 	t = &g.t[g.nt++];
-	if (!tok || !cls || strlen(tok) >= sizeof(t->name) ||
-	    (strcmp(cls, "small") && strcmp(cls, "large")))
-		mdie("line %u: job NAME small|large key=value...", line);
+	if (!tok || strlen(tok) >= sizeof(t->name))
+		sim_bad(MWHO, mwhere, "job", tok ? tok : "", "a name of at "
+			"most %zu characters", sizeof(t->name) - 1);
+	if (!cls || (strcmp(cls, "small") && strcmp(cls, "large")))
+		sim_bad(MWHO, mwhere, "class", cls ? cls : "", "small or large");
 	strcpy(t->name, tok);
 	t->large = !strcmp(cls, "large");
 	while ((tok = next_tok(save))) {
-		char *eq = strchr(tok, '='), what[64];
+		char *eq = strchr(tok, '=');
 
 		if (!eq)
-			mdie("line %u: '%s' is not key=value", line, tok);
+			sim_bad(MWHO, mwhere, tok, "", "expected key=value");
 		*eq++ = 0;
-		snprintf(what, sizeof(what), "line %u: %s", line, tok);
 		if (!strcmp(tok, "mem_mb"))
-			mem_mb = mnum(what, eq);
+			/* 2^24 MB = 16 TB: its bytes far inside a u64. */
+			mem_mb = sim_key_num(MWHO, mwhere, tok, eq, 0, "", 1,
+					     1ULL << 24);
 		else if (!strcmp(tok, "threads"))
-			t->req.threads = mnum32(what, eq);
+			t->req.threads = (u32)sim_key_num(MWHO, mwhere, tok, eq,
+							  0, "", 64, 1024);
 		else if (!strcmp(tok, "blocks"))
-			t->req.blocks = mnum32(what, eq);
+			t->req.blocks = (u32)sim_key_num(MWHO, mwhere, tok, eq,
+							 0, "", 1, EDGE_MAX_GRID_X);
 		else if (!strcmp(tok, "tb_ms"))
-			t->tb_ms = mnum(what, eq);
+			/* Its cycles at 2 GHz within the model's 2^40. */
+			t->tb_ms = sim_key_num(MWHO, mwhere, tok, eq, 0, "", 1,
+					       EDGE_MAX_WARP_CYCLES / 2000000);
 		else if (!strcmp(tok, "kernels"))
-			t->kernels = mnum32(what, eq);
+			t->kernels = (u32)sim_key_num(MWHO, mwhere, tok, eq, 0,
+						      "", 1, MAX_K);
 		else
-			mdie("line %u: unknown key '%s'", line, tok);
+			sim_unknown(MWHO, mwhere, "job key", tok, keys);
 	}
 	t->req.mem = mem_mb * MB;
-	if (!mem_mb || t->req.threads < 64 || t->req.threads > 1024 ||
-	    !t->req.blocks || !t->tb_ms || !t->kernels || t->kernels > MAX_K)
-		mdie("line %u: %s needs mem_mb, threads (64..1024), blocks, tb_ms, kernels (1..%u)",
-		     line, t->name, MAX_K);
+	if (!mem_mb)
+		sim_bad(MWHO, mwhere, "mem_mb", "", "missing: from 1 to %llu",
+			1ULL << 24);
+	if (!t->req.threads)
+		sim_bad(MWHO, mwhere, "threads", "", "missing: from 64 to 1024");
+	if (!t->req.blocks)
+		sim_bad(MWHO, mwhere, "blocks", "", "missing");
+	if (!t->tb_ms)
+		sim_bad(MWHO, mwhere, "tb_ms", "", "missing");
+	if (!t->kernels)
+		sim_bad(MWHO, mwhere, "kernels", "", "missing: from 1 to %u",
+			MAX_K);
 }
 
 static u32 type_of(const char *name, u32 line)
@@ -481,6 +508,7 @@ static void load(const char *path, bool table)
 		mdie("%s: cannot open", path);
 	while (fgets(buf, sizeof(buf), f)) {
 		line++;
+		snprintf(mwhere, sizeof(mwhere), "%s:%u", path, line);
 		tok = strtok_r(buf, " \t\n", &save);
 		if (!tok || tok[0] == '#')
 			continue;
@@ -502,6 +530,10 @@ static void load(const char *path, bool table)
 					     MAX_JOBS);
 				w->type[w->n++] = type_of(tok, line);
 			}
+			/* No job: NaN rows once, with exit 0. */
+			if (!w->n)
+				sim_bad(MWHO, mwhere, "workload", w->name,
+					"no job: NAME MIX JOB...");
 		} else if (!strcmp(tok, "job")) {
 			parse_job(&save, line);
 		} else if (!strcmp(tok, "busy")) {
@@ -519,10 +551,15 @@ static void load(const char *path, bool table)
 			if (!g.pcie_mbs)
 				mdie("%s:%u: pcie MB/s", path, line);
 		} else {
-			mdie("%s:%u: unknown line '%s'", path, line, tok);
+			sim_unknown(MWHO, mwhere, "line", tok, (const char *const[]){
+				"job", "busy", "pcie", NULL });
 		}
 	}
 	fclose(f);
+	if (table && !g.nw)
+		sim_bad(MWHO, path, "workload", "", "missing: at least one");
+	if (!table && !g.nt)
+		sim_bad(MWHO, path, "job", "", "missing: at least one");
 }
 
 /* Host phases and copies, from the busy share on the reference. */
@@ -548,22 +585,34 @@ static void derive(void)
 
 /* ---- output ---- */
 
+/* End a row with its provenance: every device runs the default config. */
+static void mgb_prov(void)
+{
+	struct edge_simt_cfg c;
+
+	edge_simt_default_cfg(&c);
+	sim_prov(stdout, g.p->name, "none", &c, g.seed, 1);
+	putchar('\n');
+}
+
 static void print_types(void)
 {
 	u32 i;
 
-	printf("job,class,mem_gb,threads,blocks,kernels,kernel_s,host_s,copy_s,alone_s,busy_pct\n");
+	printf("job,class,mem_gb,threads,blocks,kernels,kernel_s,host_s,copy_s,alone_s,busy_pct,"
+	       SIM_PROV_COLS "\n");
 	for (i = 0; i < g.nt; i++) {
 		const struct jtype *t = &g.t[i];
 		double k = (double)kernel_alone(t, g.p) * t->kernels / 1e9;
 		double h = (double)(t->init_ns + t->host_ns * t->kernels) / 1e9;
 		double c = (double)(t->cin_ns + t->cout_ns) / 1e9;
 
-		printf("%s,%s,%.2f,%u,%u,%u,%.2f,%.2f,%.2f,%.2f,%.1f\n",
+		printf("%s,%s,%.2f,%u,%u,%u,%.2f,%.2f,%.2f,%.2f,%.1f",
 		       t->name, t->large ? "large" : "small",
 		       (double)t->req.mem / (1 << 30), t->req.threads,
 		       t->req.blocks, t->kernels, k, h, c, k + h + c,
 		       100 * k / (k + h + c));
+		mgb_prov();
 	}
 }
 
@@ -587,12 +636,13 @@ static double kslow(const struct wload *w, const u64 (*o)[MAX_K],
 static void row(const struct wload *w, u32 ndev, const char *pol,
 		u32 workers, const struct outcome *o, const struct outcome *sa)
 {
-	printf("%s,%u,%s,%u,%s,%s,%u,%u,%u,%.2f,%.2f,%.2f,%.2f,%.1f\n",
+	printf("%s,%u,%s,%u,%s,%s,%u,%u,%u,%.2f,%.2f,%.2f,%.2f,%.1f",
 	       g.p->name, ndev, w->name, w->n, w->mix, pol, workers,
 	       o->completed, o->crashed, (double)o->makespan / 1e9,
 	       (double)o->turnaround_sum / w->n / 1e9,
 	       kslow(w, o->kns, sa->kns), kslow(w, o->kex, sa->kex),
 	       100.0 * (double)o->busy_ns / ((double)o->makespan * ndev));
+	mgb_prov();
 }
 
 static u32 parse_list(const char *s, u32 *out, u32 max)
@@ -621,13 +671,19 @@ int mgbsim_main(int argc, char **argv)
 	u32 i, c;
 	int opt;
 
+	/* Each call from nothing: a fuzzer calls it again and again. */
+	memset(&g, 0, sizeof(g));
+	g.busy_pct = 30;
+	g.pcie_mbs = 12000;
+	g.seed = 1;
 	g.p = edge_preset_find("p100");
 	while ((opt = getopt(argc, argv, "m:g:W:c:w:P:s:T")) != -1) {
 		switch (opt) {
 		case 'm':
 			g.p = edge_preset_find(optarg);
 			if (!g.p)
-				mdie("unknown preset %s", optarg);
+				sim_unknown(MWHO, "-m", "preset", optarg,
+					    preset_names());
 			break;
 		case 'g':
 			ndev = mnum32("-g", optarg);
@@ -659,14 +715,33 @@ int mgbsim_main(int argc, char **argv)
 		mdie("need JOBS and TABLE files; 1..%u GPUs, 1..%u workers",
 		     MAX_DEVS, MAX_JOBS);
 	g.ref = g.p;
+	{
+		const char *known[EDGE_PLACE_NR + 1];
+
+		for (i = 0; i < EDGE_PLACE_NR; i++)
+			known[i] = edge_place_policy_name(i);
+		known[i] = NULL;
+		sim_check_list(MWHO, "-P", pols, known);
+	}
 	load(argv[optind], false);
 	load(argv[optind + 1], true);
+	{
+		const char *known[MAX_WL + 1];
+
+		for (i = 0; i < g.nw; i++)
+			known[i] = g.w[i].name;
+		known[i] = NULL;
+		sim_check_list(MWHO, "-w", only, known);
+	}
+	if (sim_parse_only)
+		return 0;
 	derive();
 	if (types) {
 		print_types();
 		return 0;
 	}
-	printf("preset,gpus,workload,jobs,mix,policy,workers,completed,crashed,makespan_s,turnaround_s,kslow_pct,kexec_pct,busy_pct\n");
+	printf("preset,gpus,workload,jobs,mix,policy,workers,completed,crashed,makespan_s,turnaround_s,kslow_pct,kexec_pct,busy_pct,"
+	       SIM_PROV_COLS "\n");
 	for (i = 0; i < g.nw; i++) {
 		const struct wload *w = &g.w[i];
 		char list[256], *tok, *save;

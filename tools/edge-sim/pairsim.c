@@ -19,16 +19,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <unistd.h>
 
 #include "gpu/preset.h"
 #include "gpu/simt.h"
 #include "policy/slicing.h"
 #include "simutil.h"
+#include "limits.h"
+#include "validate.h"
 
 #define MAXK		16
 #define PAIR_HEADER	"offset_pct,policy,first,second,alone1,alone2,shared1," \
-			"shared2,stp,antt,fairness,tb_preemptions,adaptive_shared"
+			"shared2,stp,antt,fairness,tb_preemptions,adaptive_shared," \
+			SIM_PROV_COLS
 
 struct pk {
 	char name[24];
@@ -47,15 +51,23 @@ struct pset {
 
 #define pdie(...)	sim_die("edge-sim pairs", __VA_ARGS__)
 
-/* C's syntax (0x, 0 prefixes), no suffix. */
-static u64 pnum(const char *v, const char *what)
-{
-	u64 x;
+/* The line being read, for every message about it. */
+static char pwhere[600] = "command line";
 
-	if (!sim_num(v, 0, "", &x))
-		pdie("%s: '%s' is not a number", what, v);
-	return x;
+#define PWHO	"edge-sim pairs"
+
+/* C's syntax (0x, 0 prefixes), no suffix, in [min, max]. */
+static u64 pnum(const char *v, const char *what, u64 min, u64 max)
+{
+	return sim_key_num(PWHO, pwhere, what, v, 0, "", min, max);
 }
+
+static const char *const pairs_kernel_map[][2] = {
+	{ "grid_x", "grid" }, { "block_x", "block" },
+	{ "regs_per_thread", "regs" }, { "smem_per_block", "smem" },
+	{ "warp_cycles", "t" }, { "corun_pct", "corun" },
+	{ "rsd_pct", "rsd" }, { NULL, NULL }
+};
 
 /*
  * The kernel's base TB time: alone at its full residency its TBs take
@@ -92,8 +104,8 @@ static void finish_kernel(struct pset *ps, struct pk *k, u32 threads,
 		per = p->smem_per_core / d->smem_per_block;
 	r = per;
 	if (k->r && r != k->r)
-		pdie("kernel %s: the preset gives R = %u, the file says %u",
-		     k->name, r, k->r);
+		sim_bad(PWHO, pwhere, "r", "", "kernel %s: the preset gives "
+			"R = %u, the file says %u", k->name, r, k->r);
 	occ = r * warps * 1000 / (p->threads_per_core / p->warp_size);
 	d->warp_cycles = k->t * 100000 / (100000 + (u64)ps->corun * occ);
 	k->r = r;
@@ -101,78 +113,128 @@ static void finish_kernel(struct pset *ps, struct pk *k, u32 threads,
 
 static void parse_set(struct pset *ps, const char *path)
 {
+	static const char *const keys[] = {
+		"r", "block", "grid", "regs", "smem", "t", "rsd", "skew",
+		"runtime", NULL
+	};
 	FILE *f = fopen(path, "r");
 	char line[512];
+	unsigned int n = 0;
 
 	if (!f)
-		pdie("%s: cannot open", path);
+		pdie("%s: %s", path, strerror(errno));
 	memset(ps, 0, sizeof(*ps));
 	snprintf(ps->preset, sizeof(ps->preset), "edge");
 	while (fgets(line, sizeof(line), f)) {
-		char *save = NULL, *tok = strtok_r(line, " \t\n", &save);
+		char *save = NULL, *tok;
 
+		snprintf(pwhere, sizeof(pwhere), "%s:%u", path, ++n);
+		if (!strchr(line, '\n') && !feof(f))
+			sim_bad(PWHO, pwhere, "line", "", "longer than %zu "
+				"characters", sizeof(line) - 2);
+		tok = strtok_r(line, " \t\n", &save);
 		if (!tok || tok[0] == '#')
 			continue;
 		if (!strcmp(tok, "preset")) {
 			tok = strtok_r(NULL, " \t\n", &save);
-			snprintf(ps->preset, sizeof(ps->preset), "%s",
-				 tok ? tok : "");
+			if (!tok || !edge_preset_find(tok) ||
+			    strlen(tok) >= sizeof(ps->preset))
+				sim_bad(PWHO, pwhere, "preset", tok ? tok : "",
+					"unknown preset (nearest: %s; edge-sim "
+					"presets)", sim_nearest(tok ? tok : "",
+								preset_names()));
+			if (ps->n)
+				sim_bad(PWHO, pwhere, "preset", tok,
+					"must come before the kernels");
+			snprintf(ps->preset, sizeof(ps->preset), "%s", tok);
 		} else if (!strcmp(tok, "corun")) {
 			tok = strtok_r(NULL, " \t\n", &save);
-			ps->corun = (u32)pnum(tok ? tok : "", "corun");
+			ps->corun = (u32)pnum(tok, "corun", 0, 10000);
 		} else if (!strcmp(tok, "kernel")) {
+			struct edge_register reg;
+			struct edge_kdesc kd;
 			struct pk *k;
 			u32 threads = 0, grid = 0;
 
 			ps->p = edge_preset_find(ps->preset);
-			if (!ps->p)
-				pdie("no preset '%s'", ps->preset);
 			if (ps->n == MAXK)
-				pdie("too many kernels");
+				sim_bad(PWHO, pwhere, "kernel", "", "at most %u "
+					"kernels", MAXK);
 			k = &ps->k[ps->n++];
 			tok = strtok_r(NULL, " \t\n", &save);
-			snprintf(k->name, sizeof(k->name), "%s", tok ? tok : "?");
+			if (!tok || strchr(tok, '=') || strchr(tok, ',') ||
+			    strlen(tok) >= sizeof(k->name))
+				sim_bad(PWHO, pwhere, "kernel", tok ? tok : "",
+					"a name of at most %zu characters, no "
+					"comma", sizeof(k->name) - 1);
+			snprintf(k->name, sizeof(k->name), "%s", tok);
 			k->k.regs_per_thread = 16;
 			while ((tok = strtok_r(NULL, " \t\n", &save))) {
 				char *eq = strchr(tok, '=');
 
 				if (!eq)
-					pdie("kernel %s: '%s' is not key=value",
-					     k->name, tok);
+					sim_bad(PWHO, pwhere, tok, "",
+						"expected key=value");
 				*eq++ = 0;
 				if (!strcmp(tok, "r"))
-					k->r = (u32)pnum(eq, tok);
+					k->r = (u32)pnum(eq, tok, 0, 0xffffffffULL);
 				else if (!strcmp(tok, "block"))
-					threads = (u32)pnum(eq, tok);
+					threads = (u32)pnum(eq, tok, 1,
+							    ps->p->max_block_threads);
 				else if (!strcmp(tok, "grid"))
-					grid = (u32)pnum(eq, tok);
+					grid = (u32)pnum(eq, tok, 1, EDGE_MAX_GRID_X);
 				else if (!strcmp(tok, "regs"))
-					k->k.regs_per_thread = (u32)pnum(eq, tok);
+					k->k.regs_per_thread = (u32)pnum(eq, tok, 1,
+									 0xffffffffULL);
 				else if (!strcmp(tok, "smem"))
-					k->k.smem_per_block = (u32)pnum(eq, tok);
+					k->k.smem_per_block = (u32)pnum(eq, tok, 0,
+									0xffffffffULL);
 				else if (!strcmp(tok, "t"))
-					k->t = pnum(eq, tok);
+					k->t = pnum(eq, tok, 1, EDGE_MAX_WARP_CYCLES);
 				else if (!strcmp(tok, "rsd"))
-					k->k.ws.rsd_pct = (u32)pnum(eq, tok);
+					k->k.ws.rsd_pct = (u32)pnum(eq, tok, 0,
+								    0xffffffffULL);
 				else if (!strcmp(tok, "skew"))
-					k->k.tb_skew = (u32)pnum(eq, tok);
+					k->k.tb_skew = (u32)pnum(eq, tok, 0, 1);
 				else if (!strcmp(tok, "runtime"))
-					k->runtime = pnum(eq, tok);
+					k->runtime = pnum(eq, tok, 0, ~0ULL);
 				else
-					pdie("kernel %s: unknown key '%s'",
-					     k->name, tok);
+					sim_unknown(PWHO, pwhere, "kernel key", tok,
+						    keys);
 			}
-			if (!threads || !grid || !k->t ||
-			    threads > ps->p->max_block_threads)
-				pdie("kernel %s: needs block, grid and t", k->name);
+			if (!threads)
+				sim_bad(PWHO, pwhere, "block", "", "missing: "
+					"from 1 to %u", ps->p->max_block_threads);
+			if (!grid)
+				sim_bad(PWHO, pwhere, "grid", "", "missing");
+			if (!k->t)
+				sim_bad(PWHO, pwhere, "t", "", "missing: a TB's "
+					"cycles alone");
+			/* The model's own rules, on what the file says. */
+			memset(&reg, 0, sizeof(reg));
+			reg.func = EDGE_FN_NOP;
+			reg.grid_x = grid;
+			reg.grid_y = reg.grid_z = 1;
+			reg.block_x = threads;
+			reg.block_y = reg.block_z = 1;
+			reg.regs_per_thread = k->k.regs_per_thread;
+			reg.smem_per_block = k->k.smem_per_block;
+			reg.param_size = 8;
+			reg.ring_entries = 1;
+			reg.warp_cycles = k->t;
+			reg.ws.rsd_pct = k->k.ws.rsd_pct;
+			reg.ws.corun_pct = ps->corun;
+			sim_validate(PWHO, pwhere, k->name, ps->p, &reg, &kd,
+				     pairs_kernel_map);
 			finish_kernel(ps, k, threads, grid);
 		} else {
-			pdie("%s: unknown line '%s'", path, tok);
+			sim_unknown(PWHO, pwhere, "line", tok, (const char *const[]){
+				"preset", "corun", "kernel", NULL });
 		}
 	}
 	fclose(f);
 	if (!ps->n)
-		pdie("%s: no kernels", path);
+		sim_bad(PWHO, path, "kernel", "", "missing: at least one");
 }
 
 /* One run: the model, its kernels launched at their arrivals. */
@@ -321,12 +383,26 @@ static u64 isqrt(u64 v)
 	return x;
 }
 
+
+/* The model's configuration each run here uses, for sim_prov(). */
+static struct edge_simt_cfg prov_cfg(u32 sched, u32 tb_policy)
+{
+	struct edge_simt_cfg c;
+
+	edge_simt_default_cfg(&c);
+	c.sched = sched;
+	c.tb_policy = tb_policy;
+	return c;
+}
+
 static void alone_table(const struct pset *ps, u64 seed)
 {
+	struct edge_simt_cfg pc = prov_cfg(EDGE_SCHED_DRAIN, EDGE_TBP_DEFAULT);
+
 	u32 i;
 
 	printf("kernel,r,runtime,paper_runtime,err_pct,eq1_runtime,t,paper_t,"
-	       "rsd_pct,max_over_mean,pred1_over_actual\n");
+	       "rsd_pct,max_over_mean,pred1_over_actual," SIM_PROV_COLS "\n");
 	for (i = 0; i < ps->n; i++) {
 		const struct pk *k = &ps->k[i];
 		u64 arr = 0, rt, mean, sd, eq1, per;
@@ -343,7 +419,7 @@ static void alone_table(const struct pset *ps, u64 seed)
 		per = (k->k.num_tbs + ps->p->num_cores - 1) / ps->p->num_cores;
 		eq1 = (per + k->r - 1) / k->r * k->t;
 		/* The prediction is of the whole run, made at the first end. */
-		printf("%s,%u,%llu,%llu,%.1f,%llu,%llu,%llu,%.1f,%.2f,%.2f\n",
+		printf("%s,%u,%llu,%llu,%.1f,%llu,%llu,%llu,%.1f,%.2f,%.2f",
 		       k->name, k->r, (unsigned long long)rt,
 		       (unsigned long long)k->runtime,
 		       k->runtime ? 100.0 * ((double)rt - k->runtime) / k->runtime : 0,
@@ -352,6 +428,8 @@ static void alone_table(const struct pset *ps, u64 seed)
 		       (double)W.max / mean,
 		       W.have1 ? (double)W.pred1_ns / ((double)rt * 1e6 /
 						       ps->p->clock_khz) : 0);
+		sim_prov(stdout, ps->p->name, "none", &pc, seed, 1);
+		putchar('\n');
 	}
 }
 
@@ -419,13 +497,18 @@ static void pair_rows(const struct pset *ps, u32 offset, const char *pols,
 				stp = 1 / s1 + 1 / s2;
 				antt = (s1 + s2) / 2;
 				fair = s1 < s2 ? s1 / s2 : s2 / s1;
-				printf("%u,%s,%s,%s,%llu,%llu,%llu,%llu,%.4f,%.4f,%.4f,%llu,%d\n",
+				struct edge_simt_cfg pc = prov_cfg(EDGE_SCHED_DRAIN, pol);
+
+				printf("%u,%s,%s,%s,%llu,%llu,%llu,%llu,%.4f,%.4f,%.4f,%llu,%d",
 				       offset, name, ps->k[i].name, ps->k[j].name,
 				       (unsigned long long)alone[i],
 				       (unsigned long long)alone[j],
 				       (unsigned long long)rt[0],
 				       (unsigned long long)rt[1], stp, antt,
 				       fair, (unsigned long long)pre, shared);
+				/* run_set()'s seeds are seed + i: the first. */
+				sim_prov(stdout, ps->p->name, "none", &pc, seed, 1);
+				putchar('\n');
 			}
 		}
 	}
@@ -455,13 +538,15 @@ int pairsim_main(int argc, char **argv)
 	while ((c = getopt(argc, argv, "o:P:s:")) != -1) {
 		switch (c) {
 		case 'o':
-			offset = (u32)pnum(optarg, "-o");
+			offset = (u32)sim_key_num(PWHO, "-o", "-o", optarg, 0,
+						  "", 0, 100);
 			break;
 		case 'P':
 			pols = optarg;
 			break;
 		case 's':
-			seed = pnum(optarg, "-s");
+			seed = sim_key_num(PWHO, "-s", "-s", optarg, 0, "", 0,
+					   ~0ULL);
 			break;
 		default:
 			pusage();
@@ -469,7 +554,21 @@ int pairsim_main(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		pusage();
+	if (strcmp(mode, "alone") && strcmp(mode, "run"))
+		sim_unknown(PWHO, "command line", "mode", mode,
+			    (const char *const[]){ "alone", "run", NULL });
+	{
+		const char *known[EDGE_TBP_NR + 1];
+		u32 i;
+
+		for (i = 0; i < EDGE_TBP_NR; i++)
+			known[i] = edge_tb_policy_name(i);
+		known[i] = NULL;
+		sim_check_list(PWHO, "-P", pols, known);
+	}
 	parse_set(&ps, argv[optind]);
+	if (sim_parse_only)
+		return 0;
 	if (!strcmp(mode, "alone"))
 		alone_table(&ps, seed);
 	else if (!strcmp(mode, "run"))

@@ -24,27 +24,13 @@
  */
 static u64 parse_u64(const char *v, const char *where, const char *key)
 {
-	bool ok;
-	u64 x;
-
-	if (*v == '-')
-		die("%s: %s: not a number: '%s'", where, key, v);
-	errno = 0;
-	ok = sim_num(v, 10, "kKM", &x);
-	if (errno)
-		die("%s: %s: out of range: '%s'", where, key, v);
-	if (!ok)
-		die("%s: %s: not a number: '%s'", where, key, v);
-	return x;
+	return sim_key_num("edge-sim", where, key, v, 10, "kKM", 0, ~0ULL);
 }
 
 static u32 parse_u32(const char *v, const char *where, const char *key)
 {
-	u64 x = parse_u64(v, where, key);
-
-	if (x > 0xffffffffULL)
-		die("%s: %s: out of range: '%s'", where, key, v);
-	return (u32)x;
+	return (u32)sim_key_num("edge-sim", where, key, v, 10, "kKM", 0,
+				0xffffffffULL);
 }
 
 /* "X" or "X,Y" or "X,Y,Z" */
@@ -82,8 +68,15 @@ static u32 parse_enum(const char *v, const char *const *names, int n,
 	for (i = 0; i < n; i++)
 		if (!strcmp(v, names[i]))
 			return (u32)i;
-	die("%s: %s: unknown value '%s'", where, key, v);
-	return 0;
+	{
+		const char *known[8];
+
+		for (i = 0; i < n && i < 7; i++)
+			known[i] = names[i];
+		known[i] = NULL;
+		sim_bad("edge-sim", where, key, v, "unknown value (nearest: %s)",
+			sim_nearest(v, known));
+	}
 }
 
 /* none | all | a+b+... (or a,b,...) of boost, ibuf, loads, barrier */
@@ -169,6 +162,25 @@ static void kernel_defaults(struct kdef *k)
 	k->gap = 0;
 }
 
+static const char *const kernel_keys[] = {
+	"grid", "block", "regs", "smem", "cycles", "prio", "chain", "gap",
+	"rsd", "corun", "p_pipe", "pipe_cycles", "ibuf", "p_load",
+	"load_cycles", "p_barrier", "barrier_cycles", "early_pct", "p_membar",
+	"membar_cycles", "p_icache", "icache_cycles", "ewarp_corun", "mem",
+	NULL
+};
+
+/* edge_validate_register_why()'s field names, as a scenario spells them. */
+const char *const scen_kernel_map[][2] = {
+	{ "grid_x", "grid" }, { "grid_y", "grid" }, { "grid_z", "grid" },
+	{ "block_x", "block" }, { "block_y", "block" },
+	{ "block_z", "block" }, { "regs_per_thread", "regs" },
+	{ "smem_per_block", "smem" }, { "warp_cycles", "cycles" },
+	{ "priority", "prio" }, { "rsd_pct", "rsd" }, { "corun_pct", "corun" },
+	{ "ibuf_insts", "ibuf" }, { "ewarp_corun_pct", "ewarp_corun" },
+	{ "mem_pct", "mem" }, { NULL, NULL }
+};
+
 static void set_kernel(struct kdef *k, const char *key, const char *v,
 		       const char *where)
 {
@@ -191,6 +203,7 @@ static void set_kernel(struct kdef *k, const char *key, const char *v,
 	};
 	size_t i;
 
+	snprintf(k->where, sizeof(k->where), "%s", where);
 	if (!strcmp(key, "grid")) {
 		parse_dim3(v, &r->grid_x, &r->grid_y, &r->grid_z, where, key);
 	} else if (!strcmp(key, "block")) {
@@ -215,7 +228,7 @@ static void set_kernel(struct kdef *k, const char *key, const char *v,
 				return;
 			}
 		}
-		die("%s: kernel %s: unknown field '%s'", where, k->name, key);
+		sim_unknown("edge-sim", where, "kernel key", key, kernel_keys);
 	}
 }
 
@@ -239,7 +252,9 @@ static void set_background(struct scen *sc, const char *key, const char *v,
 	} else if (!strcmp(key, "at")) {
 		b->at = parse_u64(v, where, key);
 	} else {
-		die("%s: background: unknown field '%s'", where, key);
+		sim_unknown("edge-sim", where, "background key", key,
+			    (const char *const[]){ "kernel", "chain", "gap",
+						   "at", NULL });
 	}
 }
 
@@ -269,8 +284,19 @@ static void set_stream(struct sdef *s, const char *key, const char *v,
 	else if (!strcmp(key, "stop"))
 		s->stop_bg = parse_enum(v, stop, 2, where, key);
 	else
-		die("%s: stream %s: unknown field '%s'", where, s->name, key);
+		sim_unknown("edge-sim", where, "stream key", key,
+			    (const char *const[]){ "kernel", "arrival", "mean",
+						   "count", "cap", "overflow",
+						   "from", "to", "stop",
+						   NULL });
 }
+
+static const char *const top_keys[] = {
+	"preset", "seed", "runs", "until", "label", "sched", "victim",
+	"tb_policy", "flush", "reserve_pct", "dispatch_cycles",
+	"sched_wait_cycles", "ctx_bytes_per_cycle", "skip_event_exec", "bg",
+	"include", "kernel", "stream", "background", NULL
+};
 
 static void set_top(struct scen *sc, const char *key, const char *v,
 		    const char *where)
@@ -284,7 +310,7 @@ static void set_top(struct scen *sc, const char *key, const char *v,
 	} else if (!strcmp(key, "runs")) {
 		sc->runs = parse_u32(v, where, key);
 		if (!sc->runs)
-			die("%s: runs must be at least 1", where);
+			sim_bad("edge-sim", where, key, v, "at least 1");
 	} else if (!strcmp(key, "until")) {
 		sc->until = parse_u64(v, where, key);
 	} else if (!strcmp(key, "label")) {
@@ -298,25 +324,38 @@ static void set_top(struct scen *sc, const char *key, const char *v,
 	} else if (!strcmp(key, "tb_policy")) {
 		int pol = edge_tb_policy_find(v);
 
-		if (pol < 0)
-			die("%s: tb_policy: unknown '%s'", where, v);
+		if (pol < 0) {
+			const char *known[EDGE_TBP_NR + 1];
+			int j;
+
+			for (j = 0; j < EDGE_TBP_NR; j++)
+				known[j] = edge_tb_policy_name(j);
+			known[j] = NULL;
+			sim_bad("edge-sim", where, key, v,
+				"unknown thread-block policy (nearest: %s; "
+				"edge-sim policies)", sim_nearest(v, known));
+		}
 		c->tb_policy = pol;
 	} else if (!strcmp(key, "flush")) {
 		c->flush = parse_flush(v, where);
 	} else if (!strcmp(key, "reserve_pct")) {
-		c->reserve_pct = parse_u32(v, where, key);
+		c->reserve_pct = (u32)sim_key_num("edge-sim", where, key, v, 10,
+						  "", 0, 100);
 	} else if (!strcmp(key, "dispatch_cycles")) {
-		c->dispatch_cycles = parse_u32(v, where, key);
+		c->dispatch_cycles = (u32)sim_key_num("edge-sim", where, key, v,
+							 10, "kKM", 0, 1000000ULL);
 	} else if (!strcmp(key, "sched_wait_cycles")) {
-		c->sched_wait_cycles = parse_u32(v, where, key);
+		c->sched_wait_cycles = (u32)sim_key_num("edge-sim", where, key, v,
+							 10, "kKM", 0, 1000000ULL);
 	} else if (!strcmp(key, "ctx_bytes_per_cycle")) {
-		c->ctx_bytes_per_cycle = parse_u32(v, where, key);
+		c->ctx_bytes_per_cycle = (u32)sim_key_num("edge-sim", where, key, v,
+							 10, "kKM", 1, 4294967295ULL);
 	} else if (!strcmp(key, "skip_event_exec")) {
 		c->skip_event_exec = parse_u32(v, where, key) ? 1 : 0;
 	} else if (!strcmp(key, "bg")) {
 		set_background(sc, "kernel", v, where);
 	} else {
-		die("%s: unknown key '%s'", where, key);
+		sim_unknown("edge-sim", where, "key", key, top_keys);
 	}
 }
 

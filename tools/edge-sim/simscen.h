@@ -22,6 +22,7 @@ struct kdef {
 	struct edge_register r;
 	u32 chain;		/* launches when used as the background */
 	u64 gap;		/* cycles between a completion and the next */
+	char where[96];		/* "file:line" that last set it */
 };
 
 struct bgdef {
@@ -60,6 +61,8 @@ struct scen {
 };
 
 extern const char *const sched_names[];
+/* The model's field names beside a scenario's keys (sim_validate()). */
+extern const char *const scen_kernel_map[][2];
 extern const char *const victim_names[];
 
 /* The scenario's defaults: preset edge, one run, EDGE's dispatch time. */
