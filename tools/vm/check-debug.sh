@@ -45,6 +45,22 @@ fi
 
 payload=$build/payload-debug
 "$vm/payload.sh" "$payload" "$top/build" "$ko" || exit 1
+# Without --suites: every suite but those tools/vm/debug-skip.txt names,
+# each with the reason the debug kernel adds nothing to the stock
+# kernels' run of it (make check's time budget, Documentation/testing.rst).
+if [[ -z $suites ]]; then
+	while read -r name; do
+		skip=0
+		while read -r glob _; do
+			[[ -z $glob || $glob == \#* ]] && continue
+			# shellcheck disable=SC2053 # the glob is the point
+			[[ $name == $glob ]] && skip=1
+		done <"$vm/debug-skip.txt"
+		((skip)) || suites+="$name "
+	done <"$payload/suites.list"
+	echo "# debug kernel: $(wc -w <<<"$suites") suites; not here (tools/vm/debug-skip.txt):" \
+		"$(grep -v -e '^#' -e '^$' "$vm/debug-skip.txt" | awk '{ print $1 }' | tr '\n' ' ')"
+fi
 if [[ -n $suites ]]; then
 	keep=$(mktemp -d)
 	# Split the list without globbing it here (a pattern such as
