@@ -128,6 +128,7 @@ struct nr_stats {
 	atomic64_t pass_fragment;
 	atomic64_t pass_too_big;	/* larger than an entry */
 	atomic64_t pass_malformed;	/* lengths that lie: the stack drops them */
+	atomic64_t pass_tot_low;	/* a total length below its headers */
 	atomic64_t pass_gso;		/* a GSO skb: the stack segments it */
 	atomic64_t pass_martian;	/* a source the stack would not answer */
 	atomic64_t pass_udp_sport;	/* UDP from a port below 1024 */
@@ -267,8 +268,12 @@ static enum nr_kind nr_classify(struct sk_buff *skb, atomic64_t **why)
 		return NR_KINDS;
 	}
 	/* Truncated, or a length below its headers: the stack drops it. */
-	if (tot > skb->len || tot < hlen + 8) {
+	if (tot > skb->len) {
 		*why = &st.pass_malformed;
+		return NR_KINDS;
+	}
+	if (tot < hlen + 8) {
+		*why = &st.pass_tot_low;
 		return NR_KINDS;
 	}
 	if (nr_martian(skb, iph->saddr)) {
@@ -697,6 +702,7 @@ static struct nr_counter_attr nr_counters[] = {
 	NR_COUNTER(pass_fragment, pass_fragment),
 	NR_COUNTER(pass_too_big, pass_too_big),
 	NR_COUNTER(pass_malformed, pass_malformed),
+	NR_COUNTER(pass_tot_low, pass_tot_low),
 	NR_COUNTER(pass_gso, pass_gso),
 	NR_COUNTER(pass_martian, pass_martian),
 	NR_COUNTER(pass_udp_sport, pass_udp_sport),

@@ -717,6 +717,187 @@ TEST(real_time_jobs)
 	EXPECT_EQ(0, edge_module_unload(3000));
 }
 
+/*
+ * Each queue policy, switched to on a fresh module, and one order its
+ * defining rule decides, through SUBMIT_JOB: every job of a scenario
+ * arrives at one model instant (vt_hold), so the result is the same at
+ * every run (selftests/emul computes the same scenarios on the host).
+ * Kernels: L fills the GPU with 40 us TBs, S with 5 us ones, M with
+ * 20 us ones, H is sixteen fills of L.  The scenarios:
+ *
+ *   A: 4 jobs of L, then 4 of S, 1 s deadlines;
+ *   B: 4 jobs of M with 1 s deadlines, then 4 with 10 ms;
+ *   C: 4 jobs of S, then 4 of L;
+ *   E: 8 jobs of M, the odd ones with a 5 us deadline (infeasible);
+ *   H: one job of H, then 4 of S;
+ *   N: 5 jobs of 8 kernels of M, the first with a 900 us deadline.
+ */
+enum { KL, KS, KM, KH, NR_K };
+
+struct qscen {
+	int n;
+	uint8_t kern[8];
+	uint64_t deadline[8];
+	uint32_t nk;		/* kernels a job (each its kern[]); 0: 1 */
+};
+
+#define DL_LOOSE	1000000000ULL
+static const struct qscen scen_a = { 8, { KL, KL, KL, KL, KS, KS, KS, KS },
+	{ DL_LOOSE, DL_LOOSE, DL_LOOSE, DL_LOOSE, DL_LOOSE, DL_LOOSE, DL_LOOSE, DL_LOOSE } };
+static const struct qscen scen_b = { 8, { KM, KM, KM, KM, KM, KM, KM, KM },
+	{ DL_LOOSE, DL_LOOSE, DL_LOOSE, DL_LOOSE, 10000000, 10000000, 10000000, 10000000 } };
+static const struct qscen scen_c = { 8, { KS, KS, KS, KS, KL, KL, KL, KL },
+	{ DL_LOOSE, DL_LOOSE, DL_LOOSE, DL_LOOSE, DL_LOOSE, DL_LOOSE, DL_LOOSE, DL_LOOSE } };
+static const struct qscen scen_e = { 8, { KM, KM, KM, KM, KM, KM, KM, KM },
+	{ DL_LOOSE, 5000, DL_LOOSE, 5000, DL_LOOSE, 5000, DL_LOOSE, 5000 } };
+static const struct qscen scen_h = { 5, { KH, KS, KS, KS, KS },
+	{ DL_LOOSE, DL_LOOSE, DL_LOOSE, DL_LOOSE, DL_LOOSE } };
+static const struct qscen scen_n = { 5, { KM, KM, KM, KM, KM },
+	{ 900000, DL_LOOSE, DL_LOOSE, DL_LOOSE, DL_LOOSE }, 8 };
+
+/* The ends of @sc under @policy: c[i] is the i-th job to end. */
+static void qrun(struct __test_metadata *_metadata, const char *policy,
+		 const struct qscen *sc, struct edge_job_cqe *c)
+{
+	uint32_t k[NR_K], kern[8];
+	char buf[32], line[256];
+	int fd, i, o = 0;
+
+	EDGE_SETUP_LOAD("virtual_time=1");
+	fd = open(EDGE_DEV0, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, reg_tb(fd, FILL_TBS, 256, 40, &k[KL]));
+	ASSERT_EQ(0, reg_tb(fd, FILL_TBS, 256, 5, &k[KS]));
+	ASSERT_EQ(0, reg_tb(fd, FILL_TBS, 256, 20, &k[KM]));
+	ASSERT_EQ(0, reg_tb(fd, 16 * FILL_TBS, 256, 40, &k[KH]));
+	ASSERT_EQ(0, sched_write("sched/queue_policy", policy));
+	ASSERT_EQ(0, edge_sysfs_str(0, "sched/queue_policy", buf, sizeof(buf)));
+	ASSERT_STREQ(policy, buf);
+	ASSERT_EQ(0, sched_write("sched/vt_hold", "1"));
+	for (i = 0; i < sc->n; i++) {
+		uint32_t j, nk = sc->nk ? sc->nk : 1;
+
+		for (j = 0; j < nk; j++)
+			kern[j] = k[sc->kern[i]];
+		ASSERT_EQ(0, submit(fd, i, sc->deadline[i], kern, nk, i, NULL));
+	}
+	ASSERT_EQ(0, sched_write("sched/vt_hold", "0"));
+	ASSERT_EQ(sc->n, reap_n(fd, c, sc->n, 20000));
+	EXPECT_FALSE(readable(fd));
+	/* The ends, as selftests/emul prints them: R refused, @ latency in us. */
+	for (i = 0; i < sc->n; i++)
+		o += snprintf(line + o, sizeof(line) - o, " %s%llu@%llu",
+			      c[i].status == EDGE_CQE_REJECTED ? "R" : "",
+			      (unsigned long long)c[i].user_data,
+			      (unsigned long long)c[i].latency_ns / 1000);
+	ksft_print_msg("%s:%s\n", policy, line);
+	close(fd);
+	EXPECT_EQ(0, edge_module_unload(3000));
+}
+
+/* Where job @ud ended (0: first), or -1. */
+static int qpos(const struct edge_job_cqe *c, int n, uint64_t ud)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (c[i].user_data == ud)
+			return i;
+	return -1;
+}
+
+/* The sum of the positions of jobs @from to @to. */
+static int qpos_sum(const struct edge_job_cqe *c, int n, int from, int to)
+{
+	int s = 0, i;
+
+	for (i = from; i <= to; i++)
+		s += qpos(c, n, i);
+	return s;
+}
+
+/* E: the infeasible (odd) jobs refused, the others done in time. */
+static void expect_odd_refused(struct __test_metadata *_metadata,
+			       const struct edge_job_cqe *c)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		EXPECT_EQ(c[i].user_data & 1 ? EDGE_CQE_REJECTED : EDGE_CQE_DONE,
+			  c[i].status) TH_LOG("job %llu", (unsigned long long)c[i].user_data);
+	for (i = 0; i < 8; i++)
+		if (!(c[i].user_data & 1))
+			EXPECT_TRUE(c[i].met);
+}
+
+TEST(queue_policies_by_their_order)
+{
+	struct edge_job_cqe c[8];
+	int i;
+
+	if (geteuid())
+		SKIP(return, "insmod needs root");
+	/* RR: in turn, so in arrival order. */
+	qrun(_metadata, "rr", &scen_a, c);
+	for (i = 0; i < 8; i++)
+		EXPECT_EQ(i, c[i].user_data);
+	qrun(_metadata, "rr", &scen_n, c);
+	EXPECT_EQ(0, qpos(c, 5, 0));
+	/*
+	 * MLFQ: the first job, demoted from a third to two thirds of its
+	 * deadline (300-600 us), loses its turns then, and ends last (in
+	 * time: 900 us).
+	 */
+	qrun(_metadata, "mlfq", &scen_n, c);
+	EXPECT_EQ(4, qpos(c, 5, 0));
+	EXPECT_TRUE(c[4].met);
+	/* SJF: the shorts first (only the long launched first ends before). */
+	qrun(_metadata, "sjf", &scen_a, c);
+	EXPECT_GE(1 + 2 + 3 + 4, qpos_sum(c, 8, 4, 7));
+	/* LJF: the longs first, though they came last. */
+	qrun(_metadata, "ljf", &scen_c, c);
+	EXPECT_LE(4 + 5 + 6 + 7 - 4, qpos_sum(c, 8, 0, 3));
+	/* EDF: the 10 ms deadlines before the 1 s ones submitted first. */
+	qrun(_metadata, "edf", &scen_b, c);
+	EXPECT_GE(1 + 2 + 3 + 4, qpos_sum(c, 8, 4, 7));
+	/* SRF: by measured remaining work, the last long waits for the shorts. */
+	qrun(_metadata, "srf", &scen_a, c);
+	EXPECT_EQ(7, qpos(c, 8, 3));
+	/*
+	 * PREMA: the short jobs, slowed most by waiting, earn their tokens
+	 * first and go before the big job's remaining TBs (RR ends the big
+	 * one first).  Its preemption itself changes no order here.
+	 */
+	qrun(_metadata, "prema", &scen_h, c);
+	EXPECT_EQ(4, qpos(c, 5, 0));
+	/* LAX, LAX-CPU: the infeasible deadlines refused at admission. */
+	qrun(_metadata, "lax", &scen_e, c);
+	expect_odd_refused(_metadata, c);
+	qrun(_metadata, "lax-cpu", &scen_e, c);
+	expect_odd_refused(_metadata, c);
+	/*
+	 * LAX-SW: the static rank, laxity at admission: the last admitted,
+	 * behind the most queued work, has the least, and goes first.
+	 */
+	qrun(_metadata, "lax-sw", &scen_b, c);
+	for (i = 0; i < 8; i++)
+		EXPECT_EQ(7 - i, c[i].user_data);
+	/* LAX-P: LAX's steps, then the shortest remaining: as SRF here. */
+	qrun(_metadata, "lax-p", &scen_a, c);
+	EXPECT_EQ(7, qpos(c, 8, 3));
+	/* BatchMaker: the jobs of one kernel run it as one batch. */
+	qrun(_metadata, "bat", &scen_a, c);
+	for (i = 0; i < 8; i++)
+		EXPECT_EQ(c[i & 4].latency_ns, c[i].latency_ns) TH_LOG("end %d", i);
+	EXPECT_NE(c[0].latency_ns, c[4].latency_ns);
+	/* Baymax: least QoS headroom first: the 10 ms jobs after the first. */
+	qrun(_metadata, "bay", &scen_b, c);
+	EXPECT_GE(1 + 2 + 3 + 4, qpos_sum(c, 8, 4, 7));
+	/* Prophet: refuses what it predicts late. */
+	qrun(_metadata, "pro", &scen_e, c);
+	expect_odd_refused(_metadata, c);
+}
+
 EDGE_FINAL_CHECKS
 
 /*

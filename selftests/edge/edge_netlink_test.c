@@ -958,6 +958,208 @@ TEST_F(nl, del_is_hot_unplug)
 	edge_close(&dev);
 }
 
+/*
+ * Every knob of dev set, sched set and place at 0, at its limits and one
+ * beyond them.  A refusal carries its errno (ERANGE from the policy's
+ * range, EINVAL from the handler's own check), an extack that names the
+ * attribute (NLMSGERR_ATTR_OFFS points at it) and changes nothing: the
+ * device's and the scheduler's replies are byte for byte as before.  A
+ * value at a limit is taken, and read back.  Time scale 0 would divide
+ * by zero in the front end (frontend.c), so it must never get there.
+ */
+struct knob {
+	uint8_t cmd;
+	uint16_t attr;
+	uint32_t v;
+	int err;
+};
+
+#define KNOB_FLUSH_ALL	0xf	/* emul/gpu/simt.h EDGE_FLUSH_ALL */
+
+static const struct knob knobs[] = {
+	{ EDGE_CMD_DEV_SET, EDGE_A_POLL_IDLE_US, 0, 0 },
+	{ EDGE_CMD_DEV_SET, EDGE_A_POLL_IDLE_US, 10000000, 0 },
+	{ EDGE_CMD_DEV_SET, EDGE_A_POLL_IDLE_US, 10000001, -ERANGE },
+	{ EDGE_CMD_DEV_SET, EDGE_A_POLL_IDLE_US, UINT32_MAX, -ERANGE },
+	{ EDGE_CMD_DEV_SET, EDGE_A_POLL_IDLE_US, 1000, 0 },
+	{ EDGE_CMD_DEV_SET, EDGE_A_TIME_SCALE_PCT, 1, 0 },
+	{ EDGE_CMD_DEV_SET, EDGE_A_TIME_SCALE_PCT, 10000, 0 },
+	{ EDGE_CMD_DEV_SET, EDGE_A_TIME_SCALE_PCT, 10001, -ERANGE },
+	{ EDGE_CMD_DEV_SET, EDGE_A_TIME_SCALE_PCT, UINT32_MAX, -ERANGE },
+	{ EDGE_CMD_DEV_SET, EDGE_A_TIME_SCALE_PCT, 100, 0 },
+	{ EDGE_CMD_DEV_SET, EDGE_A_CPU, 0, 0 },
+	{ EDGE_CMD_DEV_SET, EDGE_A_CPU, (uint32_t)-1, 0 },
+	{ EDGE_CMD_DEV_SET, EDGE_A_CPU, (uint32_t)-2, -ERANGE },
+	{ EDGE_CMD_DEV_SET, EDGE_A_CPU, 4096, -EINVAL },
+	{ EDGE_CMD_DEV_SET, EDGE_A_CPU, INT32_MAX, -EINVAL },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_FLUSH, 0, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_FLUSH, KNOB_FLUSH_ALL, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_FLUSH, KNOB_FLUSH_ALL + 1, -ERANGE },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_RESERVE_PCT, 0, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_RESERVE_PCT, 100, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_RESERVE_PCT, 101, -ERANGE },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_DISPATCH_CYCLES, 0, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_DISPATCH_CYCLES, 1000000, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_DISPATCH_CYCLES, 1000001, -ERANGE },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_WAIT_CYCLES, 0, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_WAIT_CYCLES, 1000000, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_WAIT_CYCLES, 1000001, -ERANGE },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_CTX_BYTES_PER_CYCLE, 0, -ERANGE },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_CTX_BYTES_PER_CYCLE, 1, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_CTX_BYTES_PER_CYCLE, UINT32_MAX, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_SKIP_EVENT_EXEC, 0, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_SKIP_EVENT_EXEC, 1, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_SKIP_EVENT_EXEC, 2, -ERANGE },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PARSE_NS, 0, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PARSE_NS, 1000000000, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PARSE_NS, 1000000001, -ERANGE },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_HOST_NS, 0, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_HOST_NS, 1000000000, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_HOST_NS, 1000000001, -ERANGE },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PREDICT_NS, 0, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PREDICT_NS, 1000000000, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PREDICT_NS, 1000000001, -ERANGE },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PROFILE_NS, 0, -ERANGE },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PROFILE_NS, 999, -ERANGE },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PROFILE_NS, 1000, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PROFILE_NS, 1000000000, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PROFILE_NS, 1000000001, -ERANGE },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PREMA_NS, 0, -ERANGE },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PREMA_NS, 999, -ERANGE },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PREMA_NS, 1000, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PREMA_NS, 1000000000, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PREMA_NS, 1000000001, -ERANGE },
+	{ EDGE_CMD_PLACE, EDGE_A_PLACE_THREADS, 0, -ERANGE },
+	{ EDGE_CMD_PLACE, EDGE_A_PLACE_THREADS, 1025, -ERANGE },
+	{ EDGE_CMD_PLACE, EDGE_A_PLACE_BLOCKS, 0, -ERANGE },
+	{ EDGE_CMD_PLACE, EDGE_A_PLACE_BLOCKS, (uint32_t)INT32_MAX + 1, -ERANGE },
+	{ EDGE_CMD_PLACE, EDGE_A_PLACE_MEM, 0, -ERANGE },
+	/* Last: were it taken, the front end would divide by it. */
+	{ EDGE_CMD_DEV_SET, EDGE_A_TIME_SCALE_PCT, 0, -ERANGE },
+};
+
+/* A reply's attributes, whole, in one buffer: for memcmp(). */
+struct knob_state {
+	uint8_t a[2][EDGE_A_MAX + 1][16];
+	struct enl_reply last;
+};
+
+static void keep_reply(const struct enl_reply *r, void *arg)
+{
+	((struct knob_state *)arg)->last = *r;
+}
+
+static int knob_snapshot(struct enl *nl, uint32_t dev, struct knob_state *s)
+{
+	static const uint8_t cmd[2] = { EDGE_CMD_DEV_GET, EDGE_CMD_SCHED_GET };
+	struct enl_msg m;
+	int i, t, ret;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < 2; i++) {
+		enl_msg(nl, &m, cmd[i], 0);
+		enl_put_u32(&m, EDGE_A_DEV_INDEX, dev);
+		memset(&s->last, 0, sizeof(s->last));
+		ret = enl_do(nl, &m, keep_reply, s);
+		if (ret)
+			return ret;
+		for (t = 0; t <= EDGE_A_MAX; t++) {
+			const struct nlattr *a = s->last.a[t];
+			size_t len;
+
+			if (!a)
+				continue;
+			len = a->nla_len - NLA_HDRLEN;
+			memcpy(s->a[i][t], (const char *)a + NLA_HDRLEN,
+			       len < 15 ? len : 15);
+			s->a[i][t][15] = 1;	/* present */
+		}
+	}
+	return 0;
+}
+
+static int knob_send(struct enl *nl, uint32_t dev, const struct knob *k,
+		     struct enl_msg *m)
+{
+	enl_msg(nl, m, k->cmd, 0);
+	if (k->cmd != EDGE_CMD_PLACE)
+		enl_put_u32(m, EDGE_A_DEV_INDEX, dev);
+	if (k->cmd == EDGE_CMD_PLACE) {
+		uint64_t mem = k->attr == EDGE_A_PLACE_MEM ? k->v : 1 << 20;
+
+		enl_put(m, EDGE_A_PLACE_MEM, &mem, sizeof(mem));
+		enl_put_u32(m, EDGE_A_PLACE_THREADS,
+			    k->attr == EDGE_A_PLACE_THREADS ? k->v : 32);
+		enl_put_u32(m, EDGE_A_PLACE_BLOCKS,
+			    k->attr == EDGE_A_PLACE_BLOCKS ? k->v : 1);
+	} else {
+		enl_put_u32(m, k->attr, k->v);
+	}
+	return enl_do(nl, m, NULL, NULL);
+}
+
+TEST_F(nl, knobs_at_zero_limits_and_beyond)
+{
+	struct knob_state before, after;
+	struct enl_msg m;
+	char ext[256];
+	unsigned int i;
+	int ret, bad;
+
+	/* A real-time device: it has a time scale. */
+	ASSERT_EQ(0, enl_dev_add(&self->nl, 1, NULL, EDGE_NL_TIME_REAL));
+	for (i = 0; i < ARRAY_SIZE(knobs); i++) {
+		const struct knob *k = &knobs[i];
+
+		ASSERT_EQ(0, knob_snapshot(&self->nl, 1, &before));
+		ret = knob_send(&self->nl, 1, k, &m);
+		/* The error's extack, before the next request clears it. */
+		bad = enl_bad_attr(&self->nl, &m);
+		snprintf(ext, sizeof(ext), "%s", self->nl.ext);
+		ASSERT_EQ(0, knob_snapshot(&self->nl, 1, &after));
+		EXPECT_EQ(k->err, ret)
+			TH_LOG("cmd %u attr %u value %u: %d (%s)", k->cmd,
+			       k->attr, k->v, ret, ext);
+		if (k->err) {
+			/* The extack names the attribute, and says why. */
+			EXPECT_EQ(k->attr, bad)
+				TH_LOG("cmd %u attr %u value %u", k->cmd,
+				       k->attr, k->v);
+			EXPECT_STREQ(k->err == -ERANGE ? "integer out of range" :
+				     "CPU is not online", ext);
+			EXPECT_EQ(0, memcmp(&before.a, &after.a,
+					    sizeof(before.a)))
+				TH_LOG("cmd %u attr %u value %u changed state",
+				       k->cmd, k->attr, k->v);
+		} else {
+			/* Taken, and read back as written. */
+			EXPECT_EQ(0, memcmp(after.a[k->cmd == EDGE_CMD_SCHED_SET][k->attr],
+					    &k->v, sizeof(k->v)))
+				TH_LOG("cmd %u attr %u value %u not read back",
+				       k->cmd, k->attr, k->v);
+		}
+	}
+	/* The device still runs its events at the scale left (100 %). */
+	{
+		struct edge_register reg;
+		struct edge_queue q;
+		struct edge_dev dev;
+		struct edge_cqe c;
+
+		ASSERT_EQ(0, edge_open(&dev, "/dev/edge1"));
+		edge_register_init(&reg, EDGE_FN_ECHO, 8, 4, 700);
+		ASSERT_EQ(0, edge_queue_create(&dev, &reg, &q));
+		*(uint32_t *)edge_queue_param(&q) = 7;
+		edge_queue_submit(&q, 1);
+		ASSERT_EQ(0, edge_queue_wait(&q, &c, 5000));
+		EXPECT_EQ(EDGE_CQE_DONE, EDGE_CQE_CODE(c.status));
+		edge_queue_cqe_seen(&q);
+		EXPECT_EQ(0, edge_queue_destroy(&q));
+		edge_close(&dev);
+	}
+	ASSERT_EQ(0, enl_dev_del(&self->nl, 1));
+}
+
 EDGE_FINAL_CHECKS
 
 EDGE_SELFTEST_MAIN

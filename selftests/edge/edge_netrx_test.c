@@ -88,8 +88,9 @@ static void books(struct __test_metadata *_metadata, struct books *b)
 	static const char * const pass[] = {
 		"pass_not_ipv4", "pass_vlan", "pass_not_host", "pass_not_ours",
 		"pass_options", "pass_fragment", "pass_too_big",
-		"pass_malformed", "pass_gso", "pass_martian", "pass_udp_sport",
-		"pass_sysctl", "pass_ring_full", "pass_unplugged",
+		"pass_malformed", "pass_tot_low", "pass_gso", "pass_martian",
+		"pass_udp_sport", "pass_sysctl", "pass_ring_full",
+		"pass_unplugged",
 	};
 	static const char * const drop[] = {
 		"drop_malformed", "drop_bad_csum", "drop_cancelled",
@@ -477,7 +478,7 @@ TEST_F(netrx, malformed_frames_passed_or_dropped)
 	len = frame(&r, f, 1, 0, 32);
 	put16(f + 14 + 2, 24);
 	refresh_ip_csum(f);
-	EXPECT_EQ(1, send_one(_metadata, &r, f, len, "pass_malformed"));
+	EXPECT_EQ(1, send_one(_metadata, &r, f, len, "pass_tot_low"));
 	/* Bad IP header checksum, bad ICMP checksum, bad UDP checksum. */
 	len = frame(&r, f, 1, 0, 32);
 	f[14 + 10] ^= 0x10;

@@ -83,7 +83,7 @@ static int run(const char *fmt, ...)
 static const char * const pass_reasons[] = {
 	"pass_not_ipv4", "pass_vlan", "pass_not_host", "pass_not_ours",
 	"pass_options", "pass_fragment", "pass_too_big", "pass_malformed",
-	"pass_gso", "pass_martian", "pass_udp_sport", "pass_sysctl",
+	"pass_tot_low", "pass_gso", "pass_martian", "pass_udp_sport", "pass_sysctl",
 	"pass_ring_full", "pass_unplugged",
 };
 
@@ -308,7 +308,7 @@ static const struct {
 	[K_SPORT1023] = { "pass_udp_sport" },
 	[K_TRUNC] = { "pass_malformed" },
 	[K_SHORT] = { "pass_not_ours" },
-	[K_TOT_LOW] = { "pass_malformed" },
+	[K_TOT_LOW] = { "pass_tot_low" },
 	[K_FRAG] = { "pass_fragment" },
 	[K_VLAN] = { "pass_vlan" },
 	[K_OPTIONS] = { "pass_options" },
@@ -742,7 +742,7 @@ static void check_flood(struct __test_metadata *_metadata,
 {
 	static const char * const exact[] = {
 		"pass_martian", "pass_vlan", "pass_fragment", "pass_options",
-		"pass_malformed", "pass_not_host",
+		"pass_malformed", "pass_tot_low", "pass_not_host",
 	};
 	unsigned long valid = o->per_kind[K_ICMP] + o->per_kind[K_UDP] +
 			      o->udp + o->corked;

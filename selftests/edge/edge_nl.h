@@ -30,6 +30,7 @@ struct enl {
 	uint32_t mcgrp;
 	uint32_t seq;
 	char ext[256];		/* the last error's extack message */
+	uint32_t bad_off;	/* its NLMSGERR_ATTR_OFFS, or 0 */
 };
 
 struct enl_msg {
@@ -137,6 +138,7 @@ static inline void enl_ext(struct enl *nl, struct nlmsghdr *h)
 	int len;
 
 	nl->ext[0] = 0;
+	nl->bad_off = 0;
 	if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
 		return;
 	a = (void *)((char *)e + sizeof(*e) +
@@ -148,6 +150,10 @@ static inline void enl_ext(struct enl *nl, struct nlmsghdr *h)
 		if (a->nla_type == NLMSGERR_ATTR_MSG)
 			snprintf(nl->ext, sizeof(nl->ext), "%s",
 				 (char *)a + NLA_HDRLEN);
+		if (a->nla_type == NLMSGERR_ATTR_OFFS &&
+		    a->nla_len >= NLA_HDRLEN + sizeof(uint32_t))
+			memcpy(&nl->bad_off, (char *)a + NLA_HDRLEN,
+			       sizeof(nl->bad_off));
 		len -= NLA_ALIGN(a->nla_len);
 		a = (void *)((char *)a + NLA_ALIGN(a->nla_len));
 	}
@@ -172,6 +178,7 @@ static inline int enl_xfer(struct enl *nl, struct enl_msg *m, enl_cb cb,
 	if (send(nl->fd, m, m->nlh.nlmsg_len, 0) < 0)
 		return -errno;
 	nl->ext[0] = 0;
+	nl->bad_off = 0;
 	while (!done) {
 		ssize_t n = recv(nl->fd, buf, bufsz, MSG_TRUNC);
 		struct nlmsghdr *h;
@@ -208,6 +215,21 @@ static inline int enl_xfer(struct enl *nl, struct enl_msg *m, enl_cb cb,
 		}
 	}
 	return 0;
+}
+
+/*
+ * The type of the attribute of @m that the last error named (its
+ * extack offset), or -1 when it named none.
+ */
+static inline int enl_bad_attr(const struct enl *nl, const struct enl_msg *m)
+{
+	const struct nlattr *a;
+
+	if (nl->bad_off < NLMSG_HDRLEN + GENL_HDRLEN ||
+	    nl->bad_off + NLA_HDRLEN > m->nlh.nlmsg_len)
+		return -1;
+	a = (const void *)(m->buf + nl->bad_off);
+	return a->nla_type & NLA_TYPE_MASK;
 }
 
 static inline int enl_do(struct enl *nl, struct enl_msg *m, enl_cb cb,

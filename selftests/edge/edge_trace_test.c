@@ -369,6 +369,158 @@ TEST(tracepoints_count_as_sysfs)
 	EXPECT_EQ(0, edge_module_unload(3000));
 }
 
+/*
+ * The trace of one entry's events: each event's due time from its
+ * dispatch run (its arrival + the entry's deadline), and each completion
+ * run's sequence numbers and latency, in order.
+ */
+#define LAT_SEQS	64
+#define LAT_DEADLINE	10000000000ULL	/* the entry's deadline, ns */
+
+struct lat_trace {
+	uint64_t due[LAT_SEQS];
+	int runs;
+	long long seq[LAT_SEQS], n[LAT_SEQS];
+	uint64_t lat[LAT_SEQS];
+};
+
+static int read_lat_trace(long long ekt, struct lat_trace *t)
+{
+	char path[160], line[512];
+	FILE *f;
+
+	memset(t, 0, sizeof(*t));
+	snprintf(path, sizeof(path), "%s/trace", tdir);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		const char *d = strstr(line, ": edge_event_dispatch:");
+		const char *c = strstr(line, ": edge_event_complete:");
+		const char *p = d ? d : c;
+		long long seq, n, i;
+
+		if (line[0] == '#' || !p || stat_value(p, "ekt") != ekt)
+			continue;
+		seq = stat_value(p, "seq");
+		n = stat_value(p, "n");
+		if (seq < 0 || n < 1 || seq + n > LAT_SEQS)
+			continue;
+		if (d) {
+			for (i = seq; i < seq + n; i++)
+				t->due[i] = stat_value(p, "due_ns");
+		} else if (t->runs < LAT_SEQS) {
+			t->seq[t->runs] = seq;
+			t->n[t->runs] = n;
+			t->lat[t->runs++] = stat_value(p, "lat_ns");
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+/*
+ * A completion run says one latency for its n events, so they must have
+ * arrived together (they complete together, in one step).  Two doorbells
+ * of one entry, rung at different model times, wait behind a background
+ * of higher priority and complete at one instant: an event of each ends
+ * in the same step, with different latencies, consecutive in the ring,
+ * and their completions must stay two runs.  The arrivals come from the
+ * dispatch trace (due = arrival + the entry's deadline), so a run that
+ * merged them shows events of different due times.  Real time: virtual
+ * time runs the whole background before a second doorbell can be rung
+ * (seen), while in real time the background takes 0.5 s (100 waves of
+ * 5 ms TBs) and the second doorbell rings once the second wave started.
+ */
+TEST(complete_runs_keep_each_latency)
+{
+	struct edge_register bg_reg, ev_reg;
+	long long i, r, ekt, mixed = 0, split = 0;
+	struct edge_queue bg, ev;
+	struct lat_trace t;
+	struct edge_cqe cqe;
+	struct edge_dev d;
+	char buf[2048];
+	uint64_t end;
+
+	if (geteuid())
+		SKIP(return, "tracefs and insmod need root");
+	if (!find_tracefs())
+		SKIP(return, "no tracefs in this kernel (CONFIG_TRACING off): edge's tracepoints cannot be enabled");
+	EDGE_SETUP_LOAD("virtual_time=0");
+	ASSERT_EQ(0, tfs_write("tracing_on", "0"));
+	ASSERT_EQ(0, tfs_write("trace", ""));
+	ASSERT_EQ(0, tfs_write("events/edge/edge_event_dispatch/enable", "1"));
+	ASSERT_EQ(0, tfs_write("events/edge/edge_event_complete/enable", "1"));
+	ASSERT_EQ(0, tfs_write("tracing_on", "1"));
+	ASSERT_EQ(0, edge_open(&d, EDGE_DEV0));
+	ASSERT_EQ(0, sched_write("sched/policy", "drain"));
+	/* 100 waves of TBs that fill the GPU, above the events' priority. */
+	edge_register_init(&bg_reg, EDGE_FN_NOP, 8, 2, 5 * 1000 * CYCLES_PER_US);
+	bg_reg.grid_x = 100 * BG_TBS;
+	bg_reg.block_x = 256;
+	bg_reg.priority = 5;
+	ASSERT_EQ(0, edge_queue_create(&d, &bg_reg, &bg));
+	edge_register_init(&ev_reg, EDGE_FN_ECHO, 8, 16, 2300);
+	ev_reg.deadline_ns = LAT_DEADLINE;
+	ASSERT_EQ(0, edge_queue_create(&d, &ev_reg, &ev));
+	ekt = ev.id;
+	*(uint32_t *)edge_queue_param(&bg) = 0;
+	edge_queue_submit(&bg, 1);
+	wait_dispatched(_metadata, &bg, 1);
+	wait_placed(_metadata);
+	for (i = 0; i < 16; i++)
+		*(uint32_t *)edge_queue_param_ahead(&ev, i) = i;
+	edge_queue_submit(&ev, 8);
+	wait_dispatched(_metadata, &ev, 8);
+	/* Model time moves: until the background's second wave starts. */
+	end = now_ns() + 10000000000ULL;
+	do {
+		ASSERT_EQ(0, edge_sysfs_str(0, "sched/stats", buf, sizeof(buf)));
+		ASSERT_LT(now_ns(), end);
+		sleep_ms(1);
+	} while (stat_value(buf, "tbs_dispatched") <= BG_TBS);
+	edge_queue_submit(&ev, 8);
+	wait_dispatched(_metadata, &ev, 16);
+	for (i = 0; i < 16; i++) {
+		ASSERT_EQ(0, edge_queue_wait(&ev, &cqe, 20000));
+		EXPECT_EQ(EDGE_CQE_DONE, EDGE_CQE_CODE(cqe.status));
+		edge_queue_cqe_seen(&ev);
+	}
+	ASSERT_EQ(0, edge_queue_wait(&bg, &cqe, 20000));
+	edge_queue_cqe_seen(&bg);
+	ASSERT_EQ(0, edge_queue_destroy(&ev));
+	ASSERT_EQ(0, edge_queue_destroy(&bg));
+	edge_close(&d);
+	ASSERT_EQ(0, tfs_write("tracing_on", "0"));
+	ASSERT_EQ(0, tfs_write("events/edge/enable", "0"));
+	ASSERT_EQ(0, read_lat_trace(ekt, &t));
+	ASSERT_EQ(0, tfs_write("trace", ""));
+
+	for (r = 0; r < t.runs; r++) {
+		for (i = t.seq[r] + 1; i < t.seq[r] + t.n[r]; i++)
+			mixed += t.due[i] != t.due[t.seq[r]];
+		ksft_print_msg("run %lld: seq %lld n %lld lat %llu due %llu\n",
+			       r, t.seq[r], t.n[r], (unsigned long long)t.lat[r],
+			       (unsigned long long)t.due[t.seq[r]]);
+		/*
+		 * The case that matters: this run and the one before it end
+		 * at one instant (arrival + latency) from different arrivals.
+		 */
+		if (r && t.due[t.seq[r]] != t.due[t.seq[r - 1]] &&
+		    t.due[t.seq[r]] + t.lat[r] ==
+		    t.due[t.seq[r - 1]] + t.lat[r - 1])
+			split++;
+	}
+	/* Every event completed, once, in the runs. */
+	for (i = 0, r = 0; r < t.runs; r++)
+		i += t.n[r];
+	EXPECT_EQ(16, i);
+	EXPECT_EQ(0, mixed);
+	EXPECT_LT(0, split);
+	EXPECT_EQ(0, edge_module_unload(3000));
+}
+
 EDGE_FINAL_CHECKS
 
 EDGE_SELFTEST_MAIN

@@ -103,6 +103,46 @@ TEST(simt_occupancy_tb_slots)
 }
 
 /*
+ * What the policies and the predictor read of occupancy and of a context
+ * switch without running a kernel: edge_simt_tbs_per_gpu() is the GPU's
+ * TBs at once by the first resource to run out (the cases above, each
+ * resource in turn), and edge_simt_ctx_cycles() a TB's context (4 bytes
+ * a register, and its shared memory) at ctx_bytes_per_cycle, a part
+ * cycle counted whole.
+ */
+TEST(simt_tbs_per_gpu_and_ctx_cycles)
+{
+	static const struct { u32 threads, regs, smem, per_core; } c[] = {
+		{ 256, 8, 1024, 8 },		/* threads */
+		{ 128, 64, 0, 8 },		/* registers */
+		{ 64, 8, 12 * 1024, 4 },	/* shared memory */
+		{ 64, 8, 0, 16 },		/* TB slots */
+	};
+	struct edge_kdesc k;
+	u64 bytes;
+	u32 i;
+
+	rig_init(_metadata, edge_preset_find("edge"), EDGE_SCHED_DRAIN);
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		k = rig_kdesc(c[i].threads, 1, c[i].regs, c[i].smem, W, 0);
+		EXPECT_EQ(c[i].per_core * R.p.num_cores,
+			  edge_simt_tbs_per_gpu(&R.s, &k)) TH_LOG("case %u", i);
+	}
+	k = rig_kdesc(128, 1, 64, 1000, W, 0);
+	bytes = 128 * 64 * 4 + 1000;
+	ASSERT_EQ(bytes, (u64)edge_simt_tb_regs(&R.s, &k) * 4 + k.smem_per_block);
+	R.s.cfg.ctx_bytes_per_cycle = 64;
+	ASSERT_NE(0ULL, bytes % 64);
+	EXPECT_EQ(bytes / 64 + 1, edge_simt_ctx_cycles(&R.s, &k));
+	R.s.cfg.ctx_bytes_per_cycle = 8;
+	EXPECT_EQ(bytes / 8, edge_simt_ctx_cycles(&R.s, &k));
+	R.s.cfg.ctx_bytes_per_cycle = 1;
+	EXPECT_EQ(bytes, edge_simt_ctx_cycles(&R.s, &k));
+	rig_fini();
+	EXPECT_NO_LEAKS();
+}
+
+/*
  * A TB that fit on no core is not searched for again until a core gives
  * resources back (s->res_gen): an event warp leaving free resources is
  * such a moment, and the waiting TB starts then, not when the big TB

@@ -139,6 +139,8 @@ TEST(tb_preempt_resumes_remaining_work)
 	EXPECT_LT(R.done_at[1] - R.launched_at[1], W_NS * 13 / 10);
 	/* Its saved slot went back. */
 	EXPECT_EQ(0U, rig_ki(1) ? rig_ki(1)->nr_susp : 0);
+	/* The statistics count the switch: flush and save, and restore. */
+	EXPECT_LE(2 * ctx, R.s.st.tb_ctx_cycles);
 	rig_fini();
 	EXPECT_NO_LEAKS();
 }
