@@ -238,7 +238,7 @@ oot-sample: module
 $(OOT)/edge_oot_sample.ko: samples/edge_oot/edge_oot_sample.c samples/edge_oot/Makefile \
 		Module.symvers drv/edge_kapi.h uapi/linux/edge.h $(KENV)
 	@mkdir -p $(OOT) && cp samples/edge_oot/edge_oot_sample.c samples/edge_oot/Makefile $(OOT)/
-	. $(KENV) && $(MAKE) -C $(OOT) KDIR=$$KDIR EDGE=$(CURDIR)
+	$(MAKE) -C $(OOT) KDIR=$(KDIR) EDGE=$(CURDIR)
 
 # make shell CMD=...'s test: output and exit status, one short boot.
 shell-test:

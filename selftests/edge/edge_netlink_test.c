@@ -99,6 +99,39 @@ TEST_F(nl, dev_get_do_and_dump)
 	EXPECT_EQ(1, d.seen[0]);
 }
 
+/*
+ * One ECHO event through the device node @path: the completion's code, or
+ * -errno when the device cannot be opened or the entry made or waited for.
+ */
+static int echo_on(const char *path)
+{
+	struct edge_register reg;
+	struct edge_queue q;
+	struct edge_dev dev;
+	struct edge_cqe c;
+	int ret;
+
+	ret = edge_open(&dev, path);
+	if (ret)
+		return ret;
+	edge_register_init(&reg, EDGE_FN_ECHO, 8, 4, 700);
+	ret = edge_queue_create(&dev, &reg, &q);
+	if (ret)
+		goto out;
+	*(uint32_t *)edge_queue_param(&q) = 7;
+	edge_queue_submit(&q, 1);
+	ret = edge_queue_wait(&q, &c, 5000);
+	if (!ret) {
+		ret = EDGE_CQE_CODE(c.status);
+		edge_queue_cqe_seen(&q);
+	}
+	if (edge_queue_destroy(&q) && ret >= 0)
+		ret = -EIO;
+out:
+	edge_close(&dev);
+	return ret;
+}
+
 TEST_F(nl, dev_add_del)
 {
 	struct devs d;
@@ -113,23 +146,7 @@ TEST_F(nl, dev_add_del)
 	ASSERT_EQ(0, dev_get(&self->nl, 1, &d));
 	EXPECT_STREQ("h100-like", enl_str(&d.last, EDGE_A_PRESET));
 	/* A device made at run time runs events like one made at load. */
-	{
-		struct edge_register reg;
-		struct edge_queue q;
-		struct edge_dev dev;
-		struct edge_cqe c;
-
-		ASSERT_EQ(0, edge_open(&dev, "/dev/edge1"));
-		edge_register_init(&reg, EDGE_FN_ECHO, 8, 4, 700);
-		ASSERT_EQ(0, edge_queue_create(&dev, &reg, &q));
-		*(uint32_t *)edge_queue_param(&q) = 7;
-		edge_queue_submit(&q, 1);
-		ASSERT_EQ(0, edge_queue_wait(&q, &c, 5000));
-		EXPECT_EQ(EDGE_CQE_DONE, EDGE_CQE_CODE(c.status));
-		edge_queue_cqe_seen(&q);
-		EXPECT_EQ(0, edge_queue_destroy(&q));
-		edge_close(&dev);
-	}
+	EXPECT_EQ(EDGE_CQE_DONE, echo_on("/dev/edge1"));
 	ASSERT_EQ(0, enl_dev_del(&self->nl, 1));
 	EXPECT_TRUE(wait_path("/dev/edge1", 0, 2000));
 	EXPECT_FALSE(path_exists(EDGE_SYSFS "/edge1"));
