@@ -89,20 +89,22 @@ done
 ((!failed)) || exit 1
 
 # The headline figure of each paper: reproduction, name in its
-# headline.txt, the paper's value, the paper, what the figure is.
+# headline.txt, the paper's value, the paper, what the figure is, and its
+# basis as the reproduction's README marks it (P predicted, P/f predicted
+# given parameters fitted to another figure, C calibrated).
 rows() {
 	cat <<'EOF'
-edge|fig12_preempt_vs_drain_avg|2.6|EDGE (Hetherington et al.)|event scheduling latency, draining over preemption (Fig. 12)
-lax|lax_vs_rr_geomean_high|4.2|LAX (Iyer et al.)|deadlines met over RR, geomean, high rate
-srtf|srtf_vs_fifo_antt|2.25|SRTF (Pai et al.)|ANTT, FIFO over SRTF (Table 5: 3.66 / 1.63)
-claius|claius_vs_baymax_util|1.42|C-Laius (Zhang et al.)|batch utilisation, C-Laius over Baymax
-claius|multi_claius_vs_static_util|1.36|C-Laius (Zhang et al.)|two services, batch utilisation over the static optimum (Fig. 19)
-mgb|mgb_vs_sa_p100|2.2|MGB (Chen et al.)|throughput over SA, 2 x P100 (Fig. 5)
-mgb|mgb_vs_sa_v100|2.0|MGB (Chen et al.)|throughput over SA, 4 x V100 (Fig. 5)
-mgb|mgb_vs_cg_p100|1.64|MGB (Chen et al.)|throughput over CG, 2 x P100
-mgb|mgb_vs_cg_v100|1.41|MGB (Chen et al.)|throughput over CG, 4 x V100
-mgb|alg3_vs_alg2|1.21|MGB (Chen et al.)|throughput, Alg. 3 over Alg. 2 (Fig. 4)
-mgb|cg_crash_pct_max|50|MGB (Chen et al.)|most CG jobs crashed on memory, % (Table II)
+edge|fig12_preempt_vs_drain_avg|2.6|EDGE (Hetherington et al.)|event scheduling latency, draining over preemption (Fig. 12)|C
+lax|lax_vs_rr_geomean_high|4.2|LAX (Iyer et al.)|deadlines met over RR, geomean, high rate|P/f
+srtf|srtf_vs_fifo_antt|2.25|SRTF (Pai et al.)|ANTT, FIFO over SRTF (Table 5: 3.66 / 1.63)|P/f
+claius|claius_vs_baymax_util|1.42|C-Laius (Zhang et al.)|batch utilisation, C-Laius over Baymax|P/f
+claius|multi_claius_vs_static_util|1.36|C-Laius (Zhang et al.)|two services, batch utilisation over the static optimum (Fig. 19)|P/f
+mgb|mgb_vs_sa_p100|2.2|MGB (Chen et al.)|throughput over SA, 2 x P100 (Fig. 5)|C
+mgb|mgb_vs_sa_v100|2.0|MGB (Chen et al.)|throughput over SA, 4 x V100 (Fig. 5)|C
+mgb|mgb_vs_cg_p100|1.64|MGB (Chen et al.)|throughput over CG, 2 x P100|C
+mgb|mgb_vs_cg_v100|1.41|MGB (Chen et al.)|throughput over CG, 4 x V100|C
+mgb|alg3_vs_alg2|1.21|MGB (Chen et al.)|throughput, Alg. 3 over Alg. 2 (Fig. 4)|C
+mgb|cg_crash_pct_max|50|MGB (Chen et al.)|most CG jobs crashed on memory, % (Table II)|C
 EOF
 }
 
@@ -120,6 +122,12 @@ writes this page from their ``headline.txt``: each paper's headline figure
 beside ours.  Verdict: "reproduced" within 10 % of the paper, "within
 30 %", "trend" when only the direction (above or below 1) agrees, "not
 reproduced" otherwise.  Each reproduction's README says why it differs.
+Basis, as each README's parameter table marks it: "P" predicted from the
+paper's inputs alone, "P/f" predicted given parameters fitted to another
+of the paper's figures (named in the README, and not one of these), "C"
+calibrated: a parameter was fitted to this figure or moves it (MGB's
+large-job memory, fitted to Table II; EDGE's workloads, fitted to Figs.
+11 - 13).
 
 EOF
 	rows | awk -F'|' -v res="$top/Documentation/results" '
@@ -140,7 +148,7 @@ EOF
 			else if ((ours > 1) == (p > 1)) verdict = sprintf("trend (%+d %%)", (q - 1) * 100)
 			else verdict = "not reproduced"
 		}
-		n++; P[n] = $4; F[n] = $5; Pv[n] = $3; O[n] = ours; V[n] = verdict; N[n] = $2; R[n] = $1
+		n++; P[n] = $4; F[n] = $5; Pv[n] = $3; O[n] = ours; V[n] = verdict; N[n] = $2; R[n] = $1; B[n] = $6
 	}
 	END {
 		w1 = 28; w2 = 7; w3 = 7; w4 = 7; w5 = 24
@@ -148,12 +156,12 @@ EOF
 			if (length(F[i]) > w2) w2 = length(F[i])
 			if (length(N[i]) + length(R[i]) + 7 > w2) w2 = length(N[i]) + length(R[i]) + 7
 		}
-		sep = sprintf("%s  %s  %s  %s  %s", rep(w1), rep(w2), rep(w3), rep(w4), rep(w5))
+		sep = sprintf("%s  %s  %s  %s  %s  %s", rep(w1), rep(w2), rep(w3), rep(w4), rep(5), rep(w5))
 		print sep
-		printf "%-" w1 "s  %-" w2 "s  %-" w3 "s  %-" w4 "s  %s\n", "paper", "figure (headline name)", "paper", "ours", "verdict"
+		printf "%-" w1 "s  %-" w2 "s  %-" w3 "s  %-" w4 "s  %-5s  %s\n", "paper", "figure (headline name)", "paper", "ours", "basis", "verdict"
 		print sep
 		for (i = 1; i <= n; i++) {
-			printf "%-" w1 "s  %-" w2 "s  %-" w3 "s  %-" w4 "s  %s\n", P[i], F[i], Pv[i], O[i], V[i]
+			printf "%-" w1 "s  %-" w2 "s  %-" w3 "s  %-" w4 "s  %-5s  %s\n", P[i], F[i], Pv[i], O[i], B[i], V[i]
 			printf "%-" w1 "s  %s\n", "", "``" N[i] "`` (" R[i] ")"
 		}
 		print sep
