@@ -248,9 +248,11 @@ shell-test:
 # typed ($(value): make expands no $ in it).
 shell: export EDGE_SHELL_CMD := $(value CMD)
 shell: export EDGE_SHELL_EXTRA := $(if $(EXTRA),$(abspath $(EXTRA)))
-shell: deps all netmods
+# SHELL_KO=DIR: the modules of tools/vm/kmod.sh's DIR (make check's, for
+# the kernel KERNEL= picks) instead of the tree's, which are then not built.
+shell: deps $(if $(SHELL_KO),tools,all) netmods
 	@$(VM)/shell.sh --kernel $(VMLINUX) $(if $(filter command line,$(origin CMD)),--cmd-env) \
-		$(if $(EXTRA),--extra-env)
+		$(if $(EXTRA),--extra-env) $(if $(SHELL_KO),--ko $(SHELL_KO))
 
 debug-kernel: deps
 	@$(VM)/debug-kernel/build.sh $(CACHE)

@@ -3,8 +3,10 @@
 # edge_netrx.ko loaded and the tools on PATH, then a busybox shell on this
 # terminal (exit or Ctrl-D powers off), or run one command and power off.
 #
-# Usage: shell.sh --kernel VMLINUX [--extra DIR] [--cmd 'COMMAND']
+# Usage: shell.sh --kernel VMLINUX [--ko DIR] [--extra DIR] [--cmd 'COMMAND']
 #                 [--timeout S]
+#   --ko     the modules from DIR (tools/vm/kmod.sh's OUTDIR/src, as make
+#            check builds them for each kernel) instead of the tree's
 #   --extra  copy DIR into the guest as /edge/extra (on PATH, and
 #            extra/bin): your modules and binaries (static, or with
 #            their libraries)
@@ -17,17 +19,18 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=$top/build
 vm=$top/tools/vm
-kernel='' extra='' cmd='' have_cmd=0 timeout=''
+kernel='' ko='' extra='' cmd='' have_cmd=0 timeout=''
 while (($#)); do
 	case $1 in
 	--kernel) kernel=${2:?}; shift ;;
+	--ko) ko=${2:?}; shift ;;
 	--extra) extra=${2:?}; shift ;;
 	--cmd) cmd=${2?}; have_cmd=1; shift ;;
 	# make shell's: the values in the environment, quoted as given.
 	--cmd-env) cmd=${EDGE_SHELL_CMD?}; have_cmd=1 ;;
 	--extra-env) extra=${EDGE_SHELL_EXTRA:?} ;;
 	--timeout) timeout=${2:?}; shift ;;
-	*) sed -n '6,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	*) sed -n '6,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -38,7 +41,7 @@ if [[ -n $extra && ! -d $extra ]]; then
 fi
 
 payload=$build/payload-shell
-"$vm/payload.sh" "$payload" "$build"
+"$vm/payload.sh" "$payload" "$build" ${ko:+"$ko"}
 # Not the kselftests (22 MB, 3.5 s of a TCG boot to unpack): make check
 # T=NAME runs one.
 rm -rf "$payload/selftests"
