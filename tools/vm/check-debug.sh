@@ -1,6 +1,6 @@
 #!/bin/bash
 # The debug-kernel part of `make check`: build the debug kernel when it is
-# not cached (tools/vm/debug-kernel/build.sh, ~6 min cold on 2 cores),
+# not cached (tools/vm/debug-kernel/build.sh, ~12 min cold on 2 cores),
 # build edge.ko against it, run the kselftests in a guest booting it
 # (fault injection included: edge_fault_test only runs there), then count
 # the kernel's reports in the console log (tools/vm/kernel-reports.sh).
