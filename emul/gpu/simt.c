@@ -203,17 +203,6 @@ u32 edge_simt_tb_regs(const struct edge_simt *s, const struct edge_kdesc *k)
 	return k->warps_per_tb * s->p->warp_size * k->regs_per_thread;
 }
 
-static bool tb_fits(const struct edge_simt *s, const struct edge_core *c,
-		    const struct edge_kdesc *k)
-{
-	const struct edge_preset *p = s->p;
-
-	return c->tbs < p->tb_slots_per_core &&
-	       c->threads + k->warps_per_tb * p->warp_size <= p->threads_per_core &&
-	       c->regs + edge_simt_tb_regs(s, k) <= p->regs_per_core &&
-	       c->smem + k->smem_per_block <= p->smem_per_core;
-}
-
 void edge_simt_tb_reschedule(struct edge_simt *s, struct edge_tb *tb)
 {
 	int ret;
@@ -368,7 +357,17 @@ static void settle_pass(struct edge_simt *s)
 static int find_core_for_tb(struct edge_simt *s, struct edge_kinst *ki,
 			    bool *capped)
 {
-	u32 n = s->p->num_cores, i, c = s->rr_core;
+	const struct edge_preset *p = s->p;
+	u32 n = p->num_cores, i, c = s->rr_core, cap;
+	/*
+	 * What a TB needs of a core, once per search, once per search:
+	 * the loop below runs for every core at every pass while a policy's
+	 * cap holds a kernel back (C-Laius's batch kernels: most of its time).
+	 */
+	u32 tbs_max = p->tb_slots_per_core;
+	u32 thr_max = p->threads_per_core - ki->k.warps_per_tb * p->warp_size;
+	u32 regs_max = p->regs_per_core - edge_simt_tb_regs(s, &ki->k);
+	u32 smem_max = p->smem_per_core - ki->k.smem_per_block;
 	bool fits = false;
 
 	/*
@@ -380,17 +379,32 @@ static int find_core_for_tb(struct edge_simt *s, struct edge_kinst *ki,
 	if (ki->nofit_gen == s->res_gen + 1)
 		return -1;
 
+	/* A TB bigger than a core fits none (and the maxima would wrap). */
+	if (ki->k.warps_per_tb * p->warp_size > p->threads_per_core ||
+	    edge_simt_tb_regs(s, &ki->k) > p->regs_per_core ||
+	    ki->k.smem_per_block > p->smem_per_core)
+		n = 0;
 	/* A wrap, not a division per core: this loop is the hot path. */
 	for (i = 0; i < n; i++, c = c + 1 == n ? 0 : c + 1) {
-		if (s->cores[c].reserved)
+		const struct edge_core *co = &s->cores[c];
+
+		if (co->reserved)
 			continue;
-		if (!tb_fits(s, &s->cores[c], &ki->k))
+		if (co->tbs >= tbs_max || co->threads > thr_max ||
+		    co->regs > regs_max || co->smem > smem_max)
 			continue;
 		fits = true;
-		if (s->tbp->cap && edge_simt_resident(s, ki, c) >=
-				   s->tbp->cap(s, ki, c)) {
-			*capped = true;
-			continue;
+		/*
+		 * A cap of 0 holds it back and EDGE_TB_NOCAP does not,
+		 * whatever its TBs here: count them only between the two.
+		 */
+		if (s->tbp->cap) {
+			cap = s->tbp->cap(s, ki, c);
+			if (cap != EDGE_TB_NOCAP &&
+			    (!cap || edge_simt_resident(s, ki, c) >= cap)) {
+				*capped = true;
+				continue;
+			}
 		}
 		s->rr_core = c + 1 == n ? 0 : c + 1;
 		return (int)c;

@@ -84,6 +84,15 @@ fi
 cat "$build/simtrace.tap"
 taps+=("$build/simtrace.tap")
 
+echo "== host: edge-sim refuses a bad value of every input key (exit 2, key named)"
+# tools/edge-sim/input-check.sh: 145 cases, ~8 s of CPU; TAP, its plan last.
+if ! make -s -C "$top/tools/edge-sim" O="$build/host" input-check \
+	>"$build/siminput.tap" 2>&1; then
+	stage_failed siminput
+fi
+cat "$build/siminput.tap"
+taps+=("$build/siminput.tap")
+
 echo "== host: emul/ unit tests (ASan+UBSan)"
 if ! make -s -C "$top" host-tests >"$build/host.tap" 2>"$build/host.err"; then
 	stage_failed host-tests
