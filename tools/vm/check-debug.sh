@@ -93,7 +93,7 @@ fi
 # fails anyway): no panic on WARN, every KASAN report printed.
 guest=0
 if ! "$vm/run-guest.sh" --kernel "$DEBUG_BZIMAGE" --payload "$payload" \
-	--mode check --timeout "${GUEST_TIMEOUT:-1200}" --out "$build/debug" \
+	--mode check --timeout "${GUEST_TIMEOUT:-1800}" --out "$build/debug" \
 	--append "panic_on_warn=0 kasan_multi_shot" --alloc-failures-ok; then
 	status=1
 	guest=1

@@ -41,15 +41,20 @@ stage_failed() {
 	failed_stages+=(--failed-stage "$1")
 }
 
-# The debug kernel (tools/vm/debug-kernel/build.sh: ~12 min of both cores
-# from a fresh clone) is built in the background from the start, niced,
-# so that it takes the CPU the host stages and the stock guests leave idle;
-# check-debug.sh's own call of build.sh waits for it on the cache's lock
-# and reports a failed build.
-debug_build_log=$build/debug-kernel.log
-nice -n 10 "$vm/debug-kernel/build.sh" "$cache" \
-	>"$debug_build_log" 2>&1 &
-debug_build=$!
+# The debug kernel's part runs beside the rest, from the start: its build
+# (tools/vm/debug-kernel/build.sh: ~12 min of both cores from a fresh
+# clone), edge.ko built against it and the guest run
+# (tools/vm/check-debug.sh), while the host stages and the stock guests
+# run here.  It is the longest part of make check, and each side fills
+# the CPU the other leaves idle (single-threaded host stages, guests
+# sleeping in a test).  Its stdout is build/debug.out, read at the end;
+# its stderr build/debug-lane.log.
+rm -f "$build/debug.tap" "$build/debug-reports.tap"
+(
+	"$vm/debug-kernel/build.sh" "$cache" || exit 1
+	exec "$vm/check-debug.sh" "$build"
+) >"$build/debug.out" 2>"$build/debug-lane.log" &
+debug_lane=$!
 
 echo "== host: tap-summary.sh's self-test (what must fail does)"
 if ! "$vm/tap-summary-test.sh" >"$build/tap-summary-test.tap" 2>&1; then
@@ -185,10 +190,10 @@ cat "$build/shell-test.tap"
 taps+=("$build/shell-test.tap")
 
 echo "== guest: kselftests on the debug kernel (KASAN, lockdep, kmemleak, fault injection)"
-wait "$debug_build" || cat "$debug_build_log" >&2
-# stderr stays on the terminal: a cold debug-kernel build says what it does.
-if ! "$vm/check-debug.sh" "$build" >"$build/debug.out"; then
-	stage_failed check-debug
+# Started at the top, beside everything else: wait for it here.
+if ! wait "$debug_lane"; then
+	stage_failed "check-debug (see build/debug-lane.log)"
+	tail -n 30 "$build/debug-lane.log" >&2
 fi
 percount "$build/debug.out"
 taps+=("$build/debug.tap" "$build/debug-reports.tap")
@@ -205,6 +210,14 @@ echo "unplug_torture_rounds=$(sumval unplug_torture_rounds "${stock_taps[@]}" "$
 echo "debug_kernel_reports=$(sumval debug_kernel_reports "$build/debug.out")"
 # Each stock kernel's kselftests again, beside the totals.
 printf '%s\n' "${stock_counts[@]}"
+
+# A step that replaces /dev/null with a file (seen once on a development
+# machine: compiler probes that read it then fail at random, a Kconfig
+# option silently lost) is a failure of the run, not a mystery later.
+if [[ ! -c /dev/null ]]; then
+	echo "check: /dev/null is no longer a character device" >&2
+	stage_failed "/dev/null replaced by a file"
+fi
 
 # Each TAP file must be this run's; each failed stage is one more failure.
 "$vm/tap-summary.sh" --since "$stamp" "${failed_stages[@]}" "${taps[@]}"
