@@ -91,7 +91,7 @@ if out=$(PYTHON=$py tools/nlspec-gen.sh "$ynl" 2>&1 >"$top/build/edge_netlink.h"
 	out=$(diff -u uapi/linux/edge_netlink.h "$top/build/edge_netlink.h" 2>&1); then
 	echo "ok $((n + 3)) lint.spec_uapi_generated"
 else
-	echo "$out" | sed 's/^/# /'
+	echo "$out" | tail -n 30 | sed 's/^/# /'
 	echo "# uapi/linux/edge_netlink.h is not what make nlspec-gen makes of $spec"
 	echo "not ok $((n + 3)) lint.spec_uapi_generated"
 	fail=1
