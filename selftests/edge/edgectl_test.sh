@@ -38,13 +38,16 @@ typo() {
 }
 
 echo "TAP version 13"
-echo "1..32"
+echo "1..33"
 rmmod edge_nicsim 2>/dev/null
 rmmod edge 2>/dev/null
 insmod "${EDGE_KO:-/edge/edge.ko}" virtual_time=1 || { echo "Bail out! insmod"; exit 1; }
 t dev_show $ctl dev show
 t version sh -c "$ctl -V | grep -q 'family, version [0-9]'"
 t help sh -c "$ctl help | grep -q '^  dev show'"
+# Bash completion's source (tools/edgectl/edgectl.bash): the words that
+# may follow, from edgectl's own tables.
+t complete sh -c "$ctl complete dev add | grep -qx preset && $ctl complete sched set | grep -qx prema_ns && $ctl complete | grep -qx monitor"
 typo typo_object 'unknown keyword "dve", did you mean "dev"?' dve show
 typo typo_sched_word 'unknown keyword "prema", did you mean "prema_ns"?' sched set dev edge0 prema 3000
 t dev_add $ctl dev add preset lax real index 5
