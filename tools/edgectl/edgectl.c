@@ -177,28 +177,20 @@ static const char * const place_words[] = {
 static const char * const monitor_words[] = { "-n", NULL };
 static const char * const top_words[] = { "-n", "dev", NULL };
 
-/* sched set's words: attribute, and whether it takes a name. */
-static const struct {
-	const char *word;
-	int attr;
-	bool str;
-} sched_words[] = {
-	{ "policy", EDGE_A_SCHED_POLICY, true },
-	{ "victim", EDGE_A_SCHED_VICTIM, true },
-	{ "queue", EDGE_A_QUEUE_POLICY, true },
-	{ "tb", EDGE_A_TB_POLICY, true },
-	{ "flush", EDGE_A_SCHED_FLUSH, false },
-	{ "reserve_pct", EDGE_A_SCHED_RESERVE_PCT, false },
-	{ "dispatch_cycles", EDGE_A_SCHED_DISPATCH_CYCLES, false },
-	{ "sched_wait_cycles", EDGE_A_SCHED_WAIT_CYCLES, false },
-	{ "ctx_bytes_per_cycle", EDGE_A_SCHED_CTX_BYTES_PER_CYCLE, false },
-	{ "skip_event_exec", EDGE_A_SCHED_SKIP_EVENT_EXEC, false },
-	{ "parse_ns", EDGE_A_CP_PARSE_NS, false },
-	{ "host_ns", EDGE_A_CP_HOST_NS, false },
-	{ "predict_ns", EDGE_A_CP_PREDICT_NS, false },
-	{ "profile_ns", EDGE_A_CP_PROFILE_NS, false },
-	{ "prema_ns", EDGE_A_CP_PREMA_NS, false },
+/*
+ * sched set's knobs: each is set by its name in sched show's output
+ * (attrs[]); a string attribute takes a name, the others a number.
+ */
+static const int sched_attrs[] = {
+	EDGE_A_SCHED_POLICY, EDGE_A_SCHED_VICTIM, EDGE_A_QUEUE_POLICY,
+	EDGE_A_TB_POLICY, EDGE_A_SCHED_FLUSH, EDGE_A_SCHED_RESERVE_PCT,
+	EDGE_A_SCHED_DISPATCH_CYCLES, EDGE_A_SCHED_WAIT_CYCLES,
+	EDGE_A_SCHED_CTX_BYTES_PER_CYCLE, EDGE_A_SCHED_SKIP_EVENT_EXEC,
+	EDGE_A_CP_PARSE_NS, EDGE_A_CP_HOST_NS, EDGE_A_CP_PREDICT_NS,
+	EDGE_A_CP_PROFILE_NS, EDGE_A_CP_PREMA_NS,
 };
+
+#define N_SCHED	(sizeof(sched_attrs) / sizeof(sched_attrs[0]))
 
 static const char * const ntf_names[] = {
 	[EDGE_CMD_DEV_ADD_NTF] = "dev add",
@@ -833,11 +825,11 @@ static int cmd_stats(struct ctx *c, int argc, char **argv)
 /* bad_word() over sched set's words. */
 static void sched_bad_word(const char *got)
 {
-	const char *w[sizeof(sched_words) / sizeof(sched_words[0]) + 1];
+	const char *w[N_SCHED + 1];
 	unsigned int i;
 
-	for (i = 0; i < sizeof(sched_words) / sizeof(sched_words[0]); i++)
-		w[i] = sched_words[i].word;
+	for (i = 0; i < N_SCHED; i++)
+		w[i] = attrs[sched_attrs[i]].name;
 	w[i] = NULL;
 	bad_word(got, w);
 }
@@ -861,15 +853,20 @@ static int cmd_sched(struct ctx *c, int argc, char **argv)
 	if (!argc)
 		usage();
 	for (; argc >= 2; argc -= 2, argv += 2) {
-		for (i = 0; i < sizeof(sched_words) / sizeof(sched_words[0]); i++)
-			if (!strcmp(argv[0], sched_words[i].word))
+		/* "tb", tb_policy's short name from before. */
+		const char *w = strcmp(argv[0], "tb") ? argv[0] : "tb_policy";
+		int a;
+
+		for (i = 0; i < N_SCHED; i++)
+			if (!strcmp(w, attrs[sched_attrs[i]].name))
 				break;
-		if (i == sizeof(sched_words) / sizeof(sched_words[0]))
+		if (i == N_SCHED)
 			sched_bad_word(argv[0]);
-		if (sched_words[i].str)
-			nla_put_string(m, sched_words[i].attr, argv[1]);
+		a = sched_attrs[i];
+		if (attrs[a].kind == K_STR)
+			nla_put_string(m, a, argv[1]);
 		else
-			nla_put_u32(m, sched_words[i].attr, number(argv[1]));
+			nla_put_u32(m, a, number(argv[1]));
 	}
 	if (argc)
 		sched_bad_word(argv[0]);
@@ -1311,8 +1308,8 @@ static int complete(int argc, char **argv)
 		else if (!strcmp(obj, "top"))
 			w = top_words;
 		if (!strcmp(obj, "sched") && !strcmp(sub, "set")) {
-			for (i = 0; i < sizeof(sched_words) / sizeof(sched_words[0]); i++)
-				puts(sched_words[i].word);
+			for (i = 0; i < N_SCHED; i++)
+				puts(attrs[sched_attrs[i]].name);
 			return 0;
 		}
 	}
