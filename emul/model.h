@@ -108,6 +108,7 @@ struct edge_model {
 	u32 nr_sum;
 	u64 always;
 	u64 again;		/* ids that backpressure left work in */
+	bool gather_room;	/* the engine holds an EDGE_EV_GATHER an id */
 	u32 scan_steps;		/* steps since every live entry was polled */
 	bool scan_all;		/* poll every live entry at the next step */
 	u32 sq_flags;		/* EDGE_SQ_* every ring shows now */

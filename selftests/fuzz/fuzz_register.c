@@ -49,8 +49,8 @@ _Static_assert(EDGE_REGISTER_SIZE_VER0 == offsetof(struct edge_register, ws),
 _Static_assert(EDGE_REGISTER_SIZE_VER1 ==
 	       offsetof(struct edge_register, table_ptr),
 	       "VER1 ends where the table starts");
-_Static_assert(EDGE_REGISTER_SIZE_VER4 == sizeof(struct edge_register),
-	       "VER4 is the whole struct");
+_Static_assert(EDGE_REGISTER_SIZE_VER5 == sizeof(struct edge_register),
+	       "VER5 is the whole struct");
 
 #define MAX_SCRIPT	64	/* script steps per preset */
 #define MAX_EVENTS	256	/* events rung per preset */
