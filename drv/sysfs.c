@@ -47,6 +47,7 @@ static struct edge_stat_attr edge_stat_attrs[] = {
 	EDGE_STAT(rejected, model.st.rejected, true),
 	EDGE_STAT(cancelled, model.st.cancelled, true),
 	EDGE_STAT(late, model.st.late, true),
+	EDGE_STAT(batch_warps, model.st.batch_warps, true),
 	EDGE_STAT(inflight, model.inflight, false),
 	EDGE_STAT(registered, model.ekt.used, false),
 	EDGE_STAT(sleeps, sleeps, true),

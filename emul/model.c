@@ -449,9 +449,11 @@ static void gather_arm(struct edge_model *m, struct edge_ekt_entry *ent)
 }
 
 /*
- * A gather timer: the partial warp in the ring is due, so the entry is
- * polled at the next consume (m->again), which launches it.  Returns
- * whether @ev was one.
+ * A gather timer: the partial warp in the ring is due, and the next
+ * consume launches it.  The timer is what moves virtual time there (and
+ * what a sleeping real-time front end wakes for); the entry's bit in
+ * m->again, which a doorbell ahead of its head has already, makes the
+ * poll explicit.  Returns whether @ev was one.
  */
 static bool gather_fire(struct edge_model *m, const struct edge_ev *ev)
 {
@@ -484,7 +486,8 @@ static bool gather_fire(struct edge_model *m, const struct edge_ev *ev)
  * from the poll that first found it, ends.  The warp's first request
  * names it (the cookie's seq); ent->batch[] says how many follow.
  */
-static u32 poll_batched(struct edge_model *m, struct edge_ekt_entry *ent)
+static noinline u32 poll_batched(struct edge_model *m,
+				 struct edge_ekt_entry *ent)
 {
 	u32 avail = edge_ring_avail(&ent->ring, ent->inflight);
 	u32 rpw = ent->k.requests_per_warp, mask = ent->k.ring_entries - 1;
@@ -521,7 +524,6 @@ static u32 poll_batched(struct edge_model *m, struct edge_ekt_entry *ent)
 		u64 due = ent->due ? now + ent->k.deadline_ns : 0;
 		const struct edge_kdesc *k = &ent->k;
 		struct edge_kdesc pk;
-		u64 key = ent->k_key;
 
 		if (c > rpw)
 			c = rpw;
@@ -530,9 +532,9 @@ static u32 poll_batched(struct edge_model *m, struct edge_ekt_entry *ent)
 			pk = *k;
 			pk.warp_cycles = edge_warp_cycles(k, c);
 			k = &pk;
-			key = 0;
 		}
 		ent->batch[seq & mask] = (u8)c;
+		m->st.batch_warps++;
 		if (due && ent->k.app)
 			edge_app_chain_begin(&m->simt, ent->k.app,
 					     ent->k.deadline_ns);
@@ -542,8 +544,12 @@ static u32 poll_batched(struct edge_model *m, struct edge_ekt_entry *ent)
 			EDGE_TRACE(&m->eng, EDGE_TP_DISPATCH, ent->id, seq + i,
 				   due);
 		}
-		if (edge_simt_launch_as(&m->simt, k, key, ent->cookie | seq,
-					ent->id, due, true)) {
+		/*
+		 * Out of line, unlike poll_entry()'s launch, which stays
+		 * inlined there: once a warp, not once a request.
+		 */
+		if (edge_simt_launch_ranked(&m->simt, k, ent->cookie | seq,
+					    ent->id, due)) {
 			/* Cannot happen (the room); were it to, not lost. */
 			EDGE_ASSERT(0);
 			for (i = 0; i < c; i++)
@@ -711,14 +717,46 @@ u32 edge_model_poll(struct edge_model *m)
 	return n;
 }
 
+/*
+ * One request's completion: its function run, its CQE, its statistics.
+ * @lat is its warp's, dispatch to now.
+ */
+static __always_inline void complete_one(struct edge_model *m,
+					 struct edge_ekt_entry *ent, u32 seq,
+					 u32 code, u64 lat)
+{
+	struct edge_ring *r = &ent->ring;
+	u32 res = 0;
+
+	if (code == EDGE_CQE_DONE)
+		code = edge_func_run(ent->k.func, ent->fn_state,
+				     (void *)edge_ring_param(r, seq),
+				     r->param_size, &res);
+	edge_ring_complete(r, seq, code, res);
+	EDGE_TRACE(&m->eng, EDGE_TP_COMPLETE, (u64)ent->id << 32 | seq, code,
+		   lat);
+	/* The fast path's only cost of the histogram: one increment. */
+	if (code == EDGE_CQE_DONE)
+		ent->lat_hist[lat >> 31 ? EDGE_EKT_LAT_BUCKETS - 1 :
+			      edge_fls64(lat)]++;
+	if (ent->due && code == EDGE_CQE_DONE &&
+	    m->eng.now > ent->due[seq & (ent->k.ring_entries - 1)]) {
+		ent->late++;
+		m->st.late++;
+	}
+	if (code == EDGE_CQE_DONE)
+		m->st.completed++;
+	else
+		m->st.errors++;
+}
+
 /* The SIMT model finished (or failed) an event: publish it. */
 static void simt_done(void *ctx, u64 cookie, u32 code)
 {
 	struct edge_model *m = ctx;
 	u32 id = (cookie >> 32) & 0xff, seq = (u32)cookie;
 	struct edge_ekt_entry *ent;
-	struct edge_ring *r;
-	u32 res = 0, n, i;
+	u32 n, i;
 	u64 lat;
 
 	/* A job's kernel: the CP's (its cookie says so, without a call). */
@@ -734,38 +772,20 @@ static void simt_done(void *ctx, u64 cookie, u32 code)
 		EDGE_ASSERT(0);
 		return;
 	}
-	r = &ent->ring;
 	lat = m->eng.now - m->simt.reporting->arrival;
-	/* A batched warp's every request: its own function run and CQE. */
-	n = warp_requests(ent, seq);
-	for (i = 0; i < n; i++, seq++) {
-		u32 c = code;
-
-		if (c == EDGE_CQE_DONE)
-			c = edge_func_run(ent->k.func, ent->fn_state,
-					  (void *)edge_ring_param(r, seq),
-					  r->param_size, &res);
-		edge_ring_complete(r, seq, c, res);
-		EDGE_TRACE(&m->eng, EDGE_TP_COMPLETE, (u64)id << 32 | seq, c,
-			   lat);
-		/* The fast path's only cost of the histogram: one increment. */
-		if (c == EDGE_CQE_DONE)
-			ent->lat_hist[lat >> 31 ? EDGE_EKT_LAT_BUCKETS - 1 :
-				      edge_fls64(lat)]++;
-		if (ent->due && c == EDGE_CQE_DONE &&
-		    m->eng.now > ent->due[seq & (ent->k.ring_entries - 1)]) {
-			ent->late++;
-			m->st.late++;
-		}
-		if (c == EDGE_CQE_DONE)
-			m->st.completed++;
-		else
-			m->st.errors++;
-		res = 0;
+	if (ent->batch) {
+		n = warp_requests(ent, seq);
+		for (i = 0; i < n; i++)
+			complete_one(m, ent, seq + i, code, lat);
+		ent->inflight -= n;
+		m->inflight -= n;
+		ent->completed += n;
+	} else {
+		complete_one(m, ent, seq, code, lat);
+		ent->inflight--;
+		m->inflight--;
+		ent->completed++;
 	}
-	ent->inflight -= n;
-	m->inflight -= n;
-	ent->completed += n;
 	if (m->notify)
 		m->notify(ent->owner, ent->id);
 }
@@ -843,16 +863,23 @@ void edge_model_advance(struct edge_model *m, u64 now)
 	edge_engine_advance(&m->eng, now);
 }
 
-/* Has any producer rung a doorbell the model can act on? */
+/*
+ * Has any producer rung a doorbell the model can act on?  A partial warp
+ * still gathering is not yet: its timer is the model's next event, so
+ * the front end may sleep until it (a producer that rings more kicks).
+ */
 bool edge_model_doorbell_pending(const struct edge_model *m)
 {
 	u64 live = m->live;
 
 	while (live) {
 		const struct edge_ekt_entry *ent = &m->ekt.e[edge_ffs64(live)];
+		u32 avail;
 
 		live &= live - 1;
-		if (edge_ring_avail(&ent->ring, ent->inflight))
+		avail = edge_ring_avail(&ent->ring, ent->inflight);
+		if (avail && !(ent->gather_due && m->eng.now < ent->gather_due &&
+			       avail < ent->k.requests_per_warp))
 			return true;
 	}
 	return false;

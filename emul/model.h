@@ -35,6 +35,7 @@ struct edge_model_stats {
 	u64 rejected;		/* EDGE_CQE_REJECTED */
 	u64 cancelled;		/* EDGE_CQE_CANCELLED */
 	u64 late;		/* EDGE_CQE_DONE after the event's deadline */
+	u64 batch_warps;	/* event warps of batched entries launched */
 	/* Jobs: every submitted one ends done, rejected or cancelled. */
 	u64 jobs_submitted;
 	u64 jobs_done;
