@@ -313,7 +313,7 @@ static ssize_t max_event_warps_store(struct device *dev,
 static DEVICE_ATTR_RW(max_event_warps);
 
 /* Listed by index below: a counter added above must be added there too. */
-static_assert(ARRAY_SIZE(edge_stat_attrs) == 15);
+static_assert(ARRAY_SIZE(edge_stat_attrs) == 16);
 
 static struct attribute *edge_attrs[] = {
 	&edge_stat_attrs[0].attr.attr,
@@ -331,6 +331,7 @@ static struct attribute *edge_attrs[] = {
 	&edge_stat_attrs[12].attr.attr,
 	&edge_stat_attrs[13].attr.attr,
 	&edge_stat_attrs[14].attr.attr,
+	&edge_stat_attrs[15].attr.attr,
 	&dev_attr_preset.attr,
 	&dev_attr_time_mode.attr,
 	&dev_attr_poll_idle_us.attr,

@@ -8,6 +8,10 @@
  * and each sample waits until the ring shows NEED_WAKEUP, so every
  * doorbell goes through the KICK and wake-up path).
  *
+ * Throughput at depth 1 and 256 against a raw SPSC ring; at 256 both
+ * unbatched (_unbatched) and as EDGE's batched event warps of 32
+ * requests (the plain names, events_vs_raw_ring_ratio_depth_256).
+ *
  * Then the cost of edge's tracepoints: the same throughput with every
  * event of tracefs' "edge" system enabled, against none, in turns.
  *
