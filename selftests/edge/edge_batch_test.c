@@ -225,8 +225,8 @@ TEST_F_TIMEOUT(batch, completions, 60)
 	reap_n(_metadata, &self->q, 70, 1);
 	EXPECT_EQ(4, edge_sysfs_read(0, "batch_warps"));
 	EXPECT_EQ(71, edge_sysfs_read(0, "submitted"));
-	EXPECT_EQ(47, edge_sysfs_read(0, "completed"));
-	EXPECT_EQ(24, edge_sysfs_read(0, "errors"));
+	EXPECT_EQ(48, edge_sysfs_read(0, "completed"));
+	EXPECT_EQ(23, edge_sysfs_read(0, "errors"));
 	EXPECT_EQ(0, edge_sysfs_read(0, "inflight"));
 }
 
