@@ -719,11 +719,12 @@ u32 edge_model_poll(struct edge_model *m)
 
 /*
  * One request's completion: its function run, its CQE, its statistics.
- * @lat is its warp's, dispatch to now.
+ * @lat is its warp's, dispatch to now.  @quiet: a batched warp's, whose
+ * completion count the caller publishes once (edge_ring_publish()).
  */
 static __always_inline void complete_one(struct edge_model *m,
 					 struct edge_ekt_entry *ent, u32 seq,
-					 u32 code, u64 lat)
+					 u32 code, u64 lat, bool quiet)
 {
 	struct edge_ring *r = &ent->ring;
 	u32 res = 0;
@@ -732,7 +733,10 @@ static __always_inline void complete_one(struct edge_model *m,
 		code = edge_func_run(ent->k.func, ent->fn_state,
 				     (void *)edge_ring_param(r, seq),
 				     r->param_size, &res);
-	edge_ring_complete(r, seq, code, res);
+	if (quiet)
+		edge_ring_complete_quiet(r, seq, code, res);
+	else
+		edge_ring_complete(r, seq, code, res);
 	EDGE_TRACE(&m->eng, EDGE_TP_COMPLETE, (u64)ent->id << 32 | seq, code,
 		   lat);
 	/* The fast path's only cost of the histogram: one increment. */
@@ -776,12 +780,13 @@ static void simt_done(void *ctx, u64 cookie, u32 code)
 	if (ent->batch) {
 		n = warp_requests(ent, seq);
 		for (i = 0; i < n; i++)
-			complete_one(m, ent, seq + i, code, lat);
+			complete_one(m, ent, seq + i, code, lat, true);
+		edge_ring_publish(&ent->ring);
 		ent->inflight -= n;
 		m->inflight -= n;
 		ent->completed += n;
 	} else {
-		complete_one(m, ent, seq, code, lat);
+		complete_one(m, ent, seq, code, lat, false);
 		ent->inflight--;
 		m->inflight--;
 		ent->completed++;

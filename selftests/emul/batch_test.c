@@ -173,6 +173,8 @@ TEST(batch_ceil_warps)
 			TH_LOG("%u requests", ns[i]);
 		EXPECT_EQ((u64)ns[i], r.m.st.completed + r.m.st.errors - done);
 		check_done(_metadata, &r, from, r.tail);
+		/* The count a poller reads, stored once a warp: all of them. */
+		EXPECT_EQ(r.tail, *emul_word(r.mem.cq, r.mem.layout.cq_tail));
 	}
 	EXPECT_EQ(0U, r.m.inflight);
 	rig_fini(&r);
