@@ -41,7 +41,11 @@
 #                 make host-tests and the reproductions; prints
 #                 mutants_caught=N/M (tools/mutate.sh)
 #   make lint     checkpatch --strict; the module build and sparse against
-#                 both kernels (tools/vm/kmod.sh: build/kmod-SERIES)
+#                 both kernels (tools/vm/kmod.sh: build/kmod-SERIES); the
+#                 netlink spec against the kernel's genetlink.yaml schema
+#                 and uapi/linux/edge_netlink.h against the YNL generator's
+#   make nlspec-gen  uapi/linux/edge_netlink.h from the spec (the kernel's
+#                 ynl-gen-c.py --mode uapi)
 #   make fuzz     the libFuzzer targets of emul/: make check's fixed
 #                 runs, or FUZZ_SECONDS=S each (selftests/fuzz/README)
 #   make deps     install the Debian packages the rest needs
@@ -97,7 +101,7 @@ REPRO_TARGETS := $(addprefix repro-,$(REPROS))
 
 .PHONY: all deps kernel ynl netmods ksft module tools selftests host-tests run check \
 	bench bench-host lint sim repro $(REPRO_TARGETS) print-repros fuzz clean FORCE \
-	debug-kernel check-debug mutate libedge install libedge-pc oot-sample shell shell-test
+	debug-kernel check-debug mutate nlspec-gen libedge install libedge-pc oot-sample shell shell-test
 
 all: module tools selftests sim libedge libedge-pc oot-sample
 
@@ -131,7 +135,12 @@ $(BUILD)/%/.dir:
 	@mkdir -p $(dir $@) && touch $@
 
 tools: $(BUILD)/guest/edge-demo $(BUILD)/guest/edge-bench $(BUILD)/guest/edgectl \
-	$(BUILD)/guest/netrx $(BUILD)/guest/bench-host
+	$(BUILD)/guest/netrx $(BUILD)/guest/bench-host $(BUILD)/man/edgectl.8
+
+# edgectl(8) from Documentation/edgectl.rst (rst2man: python3-docutils).
+$(BUILD)/man/edgectl.8: Documentation/edgectl.rst
+	@mkdir -p $(dir $@)
+	rst2man --halt=warning $< $@
 
 $(BUILD)/guest/edge-demo: tools/edge-demo/edge-demo.c $(LIBEDGE) uapi/linux/edge.h | $(BUILD)/guest/.dir
 	$(CC) $(UCFLAGS) -o $@ $< tools/libedge/libedge.c $(ULDFLAGS)
@@ -159,8 +168,9 @@ $(BUILD)/guest/netrx: tools/netrx/netrx.c $(LIBEDGE) uapi/linux/edge.h | $(BUILD
 # getaddrinfo() link warning is about code edgectl never calls.
 NLCFLAGS = $(shell pkg-config --cflags libnl-genl-3.0)
 NLLIBS = $(shell pkg-config --static --libs libnl-genl-3.0)
-$(BUILD)/guest/edgectl: tools/edgectl/edgectl.c uapi/linux/edge_netlink.h | $(BUILD)/guest/.dir
-	$(CC) $(UCFLAGS) -Wno-unused-parameter $(NLCFLAGS) -o $@ $< -static $(NLLIBS) 2>&1 | \
+$(BUILD)/guest/edgectl: tools/edgectl/edgectl.c uapi/linux/edge_netlink.h \
+		tools/include/edge_nearest.h | $(BUILD)/guest/.dir
+	$(CC) $(UCFLAGS) -Itools/include -Wno-unused-parameter $(NLCFLAGS) -o $@ $< -static $(NLLIBS) 2>&1 | \
 		{ grep -v -e 'statically linked applications' -e 'in function' || true; }
 	@test -x $@
 
@@ -206,7 +216,7 @@ run: deps all netmods
 # kernels' guest modules.  T=NAME: that suite only (check.sh hands it to
 # tools/vm/check-suite.sh, on the kernel KERNEL= picks).
 check: export KERNEL := $(KERNEL)
-check: deps tools selftests sim libedge libedge-pc
+check: deps ynl tools selftests sim libedge libedge-pc
 	@$(VM)/check.sh
 
 # libedge as a library: libedge.so.1, libedge.a, edge.pc, man pages.
@@ -282,8 +292,15 @@ bench: deps all netmods
 bench-host:
 	@$(MAKE) -s -C tools/bench-host O=$(BUILD)/host run
 
-lint: deps ksft
-	@tools/lint.sh
+lint: deps ksft ynl
+	@mkdir -p $(BUILD) && tools/lint.sh
+
+# uapi/linux/edge_netlink.h from the spec, by the kernel's YNL generator in
+# uapi mode (tools/nlspec-gen.sh); make lint fails when the committed one
+# differs.
+nlspec-gen: ynl
+	tools/nlspec-gen.sh $(YNL_SRC) >$(BUILD)/edge_netlink.h.new
+	mv $(BUILD)/edge_netlink.h.new uapi/linux/edge_netlink.h
 
 # Not Kbuild's M= clean: it recurses through .cache/ and would wipe the
 # debug kernel's build tree there.

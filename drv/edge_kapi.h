@@ -74,7 +74,11 @@ struct edge_kq *__edge_kq_register(struct edge_device *ed,
  * edge_kq_register() - register an event kernel owned by this module
  * @ed: device, from edge_device_find()
  * @reg: as EDGE_IOC_REGISTER_EVENT's argument; @reg->table_ptr is a kernel
- *       address here.  On success @reg->id is set.
+ *       address here.  On success @reg->id is set.  Batched event warps
+ *       as the ioctl's: EDGE_REGISTER_WARP_BATCH in @reg->flags and
+ *       @reg->requests_per_warp (e.g. EDGE's 32), @reg->gather_ns; each
+ *       request still completes in its own completion, its dispatch_ns
+ *       when its warp was launched.
  * @notify: completion callback, or NULL to poll with edge_kq_peek()
  * @ctx: passed to @notify
  *

@@ -4,6 +4,12 @@
  * processor.  It polls doorbells while there is work, like io_uring's
  * SQPOLL thread, and after an idle window sleeps behind the NEED_WAKEUP
  * handshake.
+ *
+ * Batched event warps are gathered by the model (emul/model.c,
+ * poll_batched()), which this thread steps: a partial warp's gather wait
+ * is a model event like a completion, so the idle logic below sleeps
+ * until it (real time) or jumps to it (virtual time), and a partial warp
+ * does not count as a rung doorbell that keeps the thread awake.
  */
 #include <linux/kthread.h>
 #include <linux/ktime.h>

@@ -621,13 +621,18 @@ static struct edge_device *edge_nl_dev(struct genl_info *info)
 	return ed;
 }
 
+/*
+ * The reply to dev-get or dev-add: the device's attributes under the
+ * request's own command id, as generic netlink clients (YNL) match a
+ * reply to its request.
+ */
 static int edge_nl_reply_dev(struct genl_info *info, struct edge_device *ed,
 			     struct sk_buff *msg)
 {
 	int ret;
 
 	ret = edge_nl_fill_dev(msg, ed, info->snd_portid, info->snd_seq, 0,
-			       EDGE_CMD_DEV_GET);
+			       info->genlhdr->cmd);
 	if (ret) {
 		nlmsg_free(msg);
 		return ret;
@@ -765,7 +770,22 @@ static int edge_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
-static int edge_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
+/* stats-get's reply: one snapshot, so the counters agree with each other. */
+static int edge_nl_put_stats_reply(struct sk_buff *msg, struct edge_device *ed)
+{
+	return nla_put_u32(msg, EDGE_A_DEV_INDEX, ed->index) ||
+	       nla_put_u32(msg, EDGE_A_EKT_USED, ed->model.ekt.used) ||
+	       edge_nl_put_stats(msg, ed) || edge_nl_put_mem(msg, ed, false) ||
+	       edge_nl_put_preempts(msg, ed);
+}
+
+/*
+ * A do's reply about the device of dev-index: one message under the
+ * request's own command id, filled by @fill under the device's lock.
+ */
+static int edge_nl_reply_locked(struct genl_info *info,
+				int (*fill)(struct sk_buff *msg,
+					    struct edge_device *ed))
 {
 	struct edge_device *ed = edge_nl_dev(info);
 	struct sk_buff *msg;
@@ -778,17 +798,13 @@ static int edge_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &edge_nl_family, 0,
-				EDGE_CMD_STATS_GET);
+				info->genlhdr->cmd);
 	if (!hdr) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
-	/* One snapshot: the counters agree with each other. */
 	mutex_lock(&ed->lock);
-	ret = nla_put_u32(msg, EDGE_A_DEV_INDEX, ed->index) ||
-	      nla_put_u32(msg, EDGE_A_EKT_USED, ed->model.ekt.used) ||
-	      edge_nl_put_stats(msg, ed) || edge_nl_put_mem(msg, ed, false) ||
-	      edge_nl_put_preempts(msg, ed);
+	ret = fill(msg, ed);
 	mutex_unlock(&ed->lock);
 	if (ret) {
 		nlmsg_free(msg);
@@ -796,6 +812,11 @@ static int edge_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
+}
+
+static int edge_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return edge_nl_reply_locked(info, edge_nl_put_stats_reply);
 }
 
 /*
@@ -954,31 +975,7 @@ static int edge_nl_job_get_dumpit(struct sk_buff *skb,
 
 static int edge_nl_sched_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edge_device *ed = edge_nl_dev(info);
-	struct sk_buff *msg;
-	void *hdr;
-	int ret;
-
-	if (IS_ERR(ed))
-		return PTR_ERR(ed);
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &edge_nl_family, 0,
-				EDGE_CMD_SCHED_GET);
-	if (!hdr) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	mutex_lock(&ed->lock);
-	ret = edge_nl_put_sched(msg, ed);
-	mutex_unlock(&ed->lock);
-	if (ret) {
-		nlmsg_free(msg);
-		return ret;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return edge_nl_reply_locked(info, edge_nl_put_sched);
 }
 
 /* A name attribute's index by @find; -ENOENT absent, -EINVAL unknown. */

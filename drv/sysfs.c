@@ -47,6 +47,7 @@ static struct edge_stat_attr edge_stat_attrs[] = {
 	EDGE_STAT(rejected, model.st.rejected, true),
 	EDGE_STAT(cancelled, model.st.cancelled, true),
 	EDGE_STAT(late, model.st.late, true),
+	EDGE_STAT(batch_warps, model.st.batch_warps, true),
 	EDGE_STAT(inflight, model.inflight, false),
 	EDGE_STAT(registered, model.ekt.used, false),
 	EDGE_STAT(sleeps, sleeps, true),
@@ -312,7 +313,7 @@ static ssize_t max_event_warps_store(struct device *dev,
 static DEVICE_ATTR_RW(max_event_warps);
 
 /* Listed by index below: a counter added above must be added there too. */
-static_assert(ARRAY_SIZE(edge_stat_attrs) == 15);
+static_assert(ARRAY_SIZE(edge_stat_attrs) == 16);
 
 static struct attribute *edge_attrs[] = {
 	&edge_stat_attrs[0].attr.attr,
@@ -330,6 +331,7 @@ static struct attribute *edge_attrs[] = {
 	&edge_stat_attrs[12].attr.attr,
 	&edge_stat_attrs[13].attr.attr,
 	&edge_stat_attrs[14].attr.attr,
+	&edge_stat_attrs[15].attr.attr,
 	&dev_attr_preset.attr,
 	&dev_attr_time_mode.attr,
 	&dev_attr_poll_idle_us.attr,

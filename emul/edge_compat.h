@@ -33,6 +33,12 @@ static inline void *edge_zalloc(size_t size)
 	return kvzalloc(size, GFP_KERNEL_ACCOUNT);
 }
 
+/* Not zeroed: for arrays whose entries are each set before they are read. */
+static inline void *edge_alloc(size_t size)
+{
+	return kvmalloc(size, GFP_KERNEL_ACCOUNT);
+}
+
 static inline void edge_free(void *p)
 {
 	kvfree(p);
@@ -95,6 +101,11 @@ typedef __s64 s64;
 static inline void *edge_zalloc(size_t size)
 {
 	return calloc(1, size);
+}
+
+static inline void *edge_alloc(size_t size)
+{
+	return malloc(size);
 }
 
 static inline void edge_free(void *p)

@@ -25,6 +25,16 @@ struct edge_ekt_entry {
 	u32 inflight;		/* consumed, not yet completed */
 	u64 *due;		/* per ring slot: its event's deadline, or NULL */
 	u64 late;		/* events completed after their deadline */
+	/*
+	 * Batched event warps (k.requests_per_warp > 1): per ring slot of
+	 * a warp's first request, how many requests the warp holds (NULL
+	 * when unbatched); when the partial warp left in the ring goes
+	 * (model ns, 0: none left); whether its EDGE_EV_GATHER is queued
+	 * (one at most an entry: the engine's room for them is fixed).
+	 */
+	u8 *batch;
+	u64 gather_due;
+	bool gather_queued;
 	u64 submitted;
 	u64 completed;
 	u64 cancelled;

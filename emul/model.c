@@ -4,6 +4,7 @@
  */
 #include "model.h"
 #include "fn/func.h"
+#include "fn/warp_cost.h"
 #include "limits.h"
 
 #ifndef __KERNEL__
@@ -178,20 +179,45 @@ int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 	struct edge_ekt_entry *ent;
 	struct edge_kdesc jk, ak = *k;
 	u64 *due = NULL;
+	u8 *batch = NULL;
 	void *state;
 	int ret;
 
 	if (!edge_ekt_room(&m->ekt))
 		return -EBUSY;
+	/*
+	 * A batched entry: its warps' request counts, and once per model
+	 * the engine's room for one gather timer an entry.
+	 */
+	if (ak.requests_per_warp > 1) {
+		/* Validation says so; a batch is an event warp's. */
+		if (!edge_simt_is_ewarp(&m->simt, &ak))
+			return -EINVAL;
+		if (!m->gather_room) {
+			ret = edge_engine_reserve(&m->eng, m->eng.cap +
+						  EDGE_EKT_ENTRIES);
+			if (ret)
+				return ret;
+			m->gather_room = true;
+		}
+		batch = edge_zalloc(k->ring_entries);
+		if (!batch)
+			return -ENOMEM;
+	} else {
+		ak.requests_per_warp = 1;
+	}
 	/* The table is the caller's: what the entry keeps is built from it. */
 	ret = edge_func_state_new(k->func, k->table, k->table_len, &state);
-	if (ret)
+	if (ret) {
+		edge_free(batch);
 		return ret;
+	}
 	/* Events with a deadline: when each in flight is due. */
 	if (k->deadline_ns) {
 		due = edge_zalloc(sizeof(*due) * k->ring_entries);
 		if (!due) {
 			edge_func_state_free(k->func, state);
+			edge_free(batch);
 			return -ENOMEM;
 		}
 	}
@@ -211,9 +237,13 @@ int edge_model_register(struct edge_model *m, const struct edge_kdesc *k,
 		edge_ekt_free(&m->ekt, ent);
 		edge_func_state_free(k->func, state);
 		edge_free(due);
+		edge_free(batch);
 		return ret;
 	}
 	ent->k = ak;
+	ent->batch = batch;
+	ent->gather_due = 0;
+	ent->gather_queued = false;
 	/* Never reused, unlike the cookie's 23-bit generation. */
 	ent->k_key = ++m->k_keys;
 	ent->cookie = cookie_of(ent, 0);
@@ -251,6 +281,12 @@ static void entry_release(struct edge_model *m, struct edge_ekt_entry *ent)
 	ent->fn_state = NULL;
 	edge_free(ent->due);
 	ent->due = NULL;
+	if (ent->gather_queued)
+		edge_engine_remove_obj(&m->eng, EDGE_EV_GATHER, ent->id);
+	edge_free(ent->batch);
+	ent->batch = NULL;
+	ent->gather_due = 0;
+	ent->gather_queued = false;
 	m->live &= ~BIT_ULL(ent->id);
 	sum_detach(m, ent->id);
 	edge_ekt_free(&m->ekt, ent);
@@ -259,21 +295,35 @@ static void entry_release(struct edge_model *m, struct edge_ekt_entry *ent)
 struct cancel_arg {
 	u32 id;
 	struct edge_ring *ring;
+	const u8 *batch;	/* the entry's, NULL when unbatched */
 	u32 n;
 };
 
+/* Requests in the warp whose first request is @seq: 1 when unbatched. */
+static __always_inline u32 warp_requests(const struct edge_ekt_entry *ent,
+					 u32 seq)
+{
+	return ent->batch ? ent->batch[seq & (ent->k.ring_entries - 1)] : 1;
+}
+
 /*
  * Events of an entry complete in any order: the ones the SIMT model
- * drops are exactly those still in flight, so each gets its status here.
+ * drops are exactly those still in flight, so each gets its status here,
+ * every request of a batched warp its own.
  */
 static bool cancel_inflight(u64 cookie, void *arg)
 {
 	struct cancel_arg *c = arg;
+	u32 seq = (u32)cookie, n = 1, i;
 
 	if ((cookie & EDGE_CP_COOKIE) || ((cookie >> 32) & 0xff) != c->id)
 		return false;
-	edge_ring_complete(c->ring, (u32)cookie, EDGE_CQE_CANCELLED, ECANCELED);
-	c->n++;
+	if (c->batch)
+		n = c->batch[seq & (c->ring->entries - 1)];
+	for (i = 0; i < n; i++)
+		edge_ring_complete(c->ring, seq + i, EDGE_CQE_CANCELLED,
+				   ECANCELED);
+	c->n += n;
 	return true;
 }
 
@@ -358,6 +408,7 @@ u32 edge_model_cancel(struct edge_model *m, u32 id)
 	rung = edge_ring_avail(r, ent->inflight);
 	c.id = id;
 	c.ring = r;
+	c.batch = ent->batch;
 	c.n = 0;
 	edge_simt_cancel(&m->simt, cancel_inflight, &c);
 	EDGE_ASSERT(c.n == ent->inflight);
@@ -380,10 +431,149 @@ u32 edge_model_cancel(struct edge_model *m, u32 id)
 	return n;
 }
 
+/*
+ * Queue the entry's gather timer for ent->gather_due, unless one is
+ * queued already (it re-queues itself when it finds the wait moved).
+ */
+static void gather_arm(struct edge_model *m, struct edge_ekt_entry *ent)
+{
+	if (ent->gather_queued)
+		return;
+	/* The room was reserved at registration: this cannot fail. */
+	if (edge_engine_push(&m->eng, ent->gather_due, EDGE_EV_GATHER,
+			     ent->id, 0, ent->gen)) {
+		EDGE_ASSERT(0);
+		return;
+	}
+	ent->gather_queued = true;
+}
+
+/*
+ * A gather timer: the partial warp in the ring is due, and the next
+ * consume launches it.  The timer is what moves virtual time there (and
+ * what a sleeping real-time front end wakes for); the entry's bit in
+ * m->again, which a doorbell ahead of its head has already, makes the
+ * poll explicit.  Returns whether @ev was one.
+ */
+static bool gather_fire(struct edge_model *m, const struct edge_ev *ev)
+{
+	struct edge_ekt_entry *ent;
+
+	if (ev->kind != EDGE_EV_GATHER)
+		return false;
+	ent = edge_ekt_get(&m->ekt, ev->obj);
+	/* entry_release() removes its timer: never another entry's. */
+	if (!ent || ent->gen != ev->gen) {
+		EDGE_ASSERT(0);
+		return true;
+	}
+	ent->gather_queued = false;
+	if (!ent->gather_due)
+		return true;
+	if (m->eng.now < ent->gather_due) {
+		gather_arm(m, ent);
+		return true;
+	}
+	m->again |= BIT_ULL(ent->id);
+	return true;
+}
+
+/*
+ * poll_entry() of a batched entry: what the ring holds goes as warps of
+ * up to requests_per_warp requests, one launch each.  Full warps go at
+ * once; the partial one stays in the ring (not consumed: sq.head does
+ * not pass it) until more requests fill it or its gather wait, counted
+ * from the poll that first found it, ends.  The warp's first request
+ * names it (the cookie's seq); ent->batch[] says how many follow.
+ */
+static noinline u32 poll_batched(struct edge_model *m,
+				 struct edge_ekt_entry *ent)
+{
+	u32 avail = edge_ring_avail(&ent->ring, ent->inflight);
+	u32 rpw = ent->k.requests_per_warp, mask = ent->k.ring_entries - 1;
+	u32 head = ent->ring.head, warps, room, n, w, i;
+	u64 now = m->eng.now;
+
+	warps = avail / rpw;
+	n = warps * rpw;
+	if (n != avail) {
+		if (!ent->gather_due)
+			ent->gather_due = now + ent->k.gather_ns;
+		if (now >= ent->gather_due) {
+			warps++;
+			n = avail;
+		}
+	}
+	room = edge_simt_launch_room(&m->simt, true, 0);
+	if (warps > room) {
+		warps = room;
+		n = warps * rpw;
+	}
+	if (n == avail)
+		ent->gather_due = 0;
+	else if (avail - n < rpw)
+		gather_arm(m, ent);
+	edge_ring_consume(&ent->ring, n);
+	m->poll_head[ent->id] = ent->ring.head;
+	ent->inflight += n;
+	ent->submitted += n;
+	m->inflight += n;
+	m->st.submitted += n;
+	for (w = 0; w < warps; w++) {
+		u32 seq = head + w * rpw, c = n - w * rpw;
+		u64 due = ent->due ? now + ent->k.deadline_ns : 0;
+		const struct edge_kdesc *k = &ent->k;
+		struct edge_kdesc pk;
+
+		if (c > rpw)
+			c = rpw;
+		/* A partial warp that takes less time: a copy, timed. */
+		if (c < rpw && edge_warp_cycles(k, c) != k->warp_cycles) {
+			pk = *k;
+			pk.warp_cycles = edge_warp_cycles(k, c);
+			k = &pk;
+		}
+		ent->batch[seq & mask] = (u8)c;
+		m->st.batch_warps++;
+		if (due && ent->k.app)
+			edge_app_chain_begin(&m->simt, ent->k.app,
+					     ent->k.deadline_ns);
+		for (i = 0; i < c; i++) {
+			if (ent->due)
+				ent->due[(seq + i) & mask] = due;
+			EDGE_TRACE(&m->eng, EDGE_TP_DISPATCH, ent->id, seq + i,
+				   due);
+		}
+		/*
+		 * Out of line, unlike poll_entry()'s launch, which stays
+		 * inlined there: once a warp, not once a request.
+		 */
+		if (edge_simt_launch_ranked(&m->simt, k, ent->cookie | seq,
+					    ent->id, due)) {
+			/* Cannot happen (the room); were it to, not lost. */
+			EDGE_ASSERT(0);
+			for (i = 0; i < c; i++)
+				edge_ring_complete(&ent->ring, seq + i,
+						   EDGE_CQE_ERROR, EBUSY);
+			ent->inflight -= c;
+			ent->completed += c;
+			m->inflight -= c;
+			m->st.errors += c;
+		}
+	}
+	if (n)
+		EDGE_TRACE(&m->eng, EDGE_TP_DOORBELL, ent->id, n, 0);
+	return n;
+}
+
 static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 {
-	u32 n = edge_ring_avail(&ent->ring, ent->inflight);
-	u32 head = ent->ring.head, room, i;
+	u32 n, head, room, i;
+
+	if (ent->batch)
+		return poll_batched(m, ent);
+	n = edge_ring_avail(&ent->ring, ent->inflight);
+	head = ent->ring.head;
 
 	/*
 	 * What the queues cannot take stays in the ring: backpressure.  TB
@@ -527,14 +717,50 @@ u32 edge_model_poll(struct edge_model *m)
 	return n;
 }
 
+/*
+ * One request's completion: its function run, its CQE, its statistics.
+ * @lat is its warp's, dispatch to now.  @quiet: a batched warp's, whose
+ * completion count the caller publishes once (edge_ring_publish()).
+ */
+static __always_inline void complete_one(struct edge_model *m,
+					 struct edge_ekt_entry *ent, u32 seq,
+					 u32 code, u64 lat, bool quiet)
+{
+	struct edge_ring *r = &ent->ring;
+	u32 res = 0;
+
+	if (code == EDGE_CQE_DONE)
+		code = edge_func_run(ent->k.func, ent->fn_state,
+				     (void *)edge_ring_param(r, seq),
+				     r->param_size, &res);
+	if (quiet)
+		edge_ring_complete_quiet(r, seq, code, res);
+	else
+		edge_ring_complete(r, seq, code, res);
+	EDGE_TRACE(&m->eng, EDGE_TP_COMPLETE, (u64)ent->id << 32 | seq, code,
+		   lat);
+	/* The fast path's only cost of the histogram: one increment. */
+	if (code == EDGE_CQE_DONE)
+		ent->lat_hist[lat >> 31 ? EDGE_EKT_LAT_BUCKETS - 1 :
+			      edge_fls64(lat)]++;
+	if (ent->due && code == EDGE_CQE_DONE &&
+	    m->eng.now > ent->due[seq & (ent->k.ring_entries - 1)]) {
+		ent->late++;
+		m->st.late++;
+	}
+	if (code == EDGE_CQE_DONE)
+		m->st.completed++;
+	else
+		m->st.errors++;
+}
+
 /* The SIMT model finished (or failed) an event: publish it. */
 static void simt_done(void *ctx, u64 cookie, u32 code)
 {
 	struct edge_model *m = ctx;
 	u32 id = (cookie >> 32) & 0xff, seq = (u32)cookie;
 	struct edge_ekt_entry *ent;
-	struct edge_ring *r;
-	u32 res = 0;
+	u32 n, i;
 	u64 lat;
 
 	/* A job's kernel: the CP's (its cookie says so, without a call). */
@@ -550,30 +776,21 @@ static void simt_done(void *ctx, u64 cookie, u32 code)
 		EDGE_ASSERT(0);
 		return;
 	}
-	r = &ent->ring;
-	if (code == EDGE_CQE_DONE)
-		code = edge_func_run(ent->k.func, ent->fn_state,
-				     (void *)edge_ring_param(r, seq),
-				     r->param_size, &res);
-	edge_ring_complete(r, seq, code, res);
 	lat = m->eng.now - m->simt.reporting->arrival;
-	EDGE_TRACE(&m->eng, EDGE_TP_COMPLETE, (u64)id << 32 | seq, code, lat);
-	/* The fast path's only cost of the histogram: one increment. */
-	if (code == EDGE_CQE_DONE)
-		ent->lat_hist[lat >> 31 ? EDGE_EKT_LAT_BUCKETS - 1 :
-			      edge_fls64(lat)]++;
-	if (ent->due && code == EDGE_CQE_DONE &&
-	    m->eng.now > ent->due[seq & (ent->k.ring_entries - 1)]) {
-		ent->late++;
-		m->st.late++;
+	if (ent->batch) {
+		n = warp_requests(ent, seq);
+		for (i = 0; i < n; i++)
+			complete_one(m, ent, seq + i, code, lat, true);
+		edge_ring_publish(&ent->ring);
+		ent->inflight -= n;
+		m->inflight -= n;
+		ent->completed += n;
+	} else {
+		complete_one(m, ent, seq, code, lat, false);
+		ent->inflight--;
+		m->inflight--;
+		ent->completed++;
 	}
-	ent->inflight--;
-	m->inflight--;
-	ent->completed++;
-	if (code == EDGE_CQE_DONE)
-		m->st.completed++;
-	else
-		m->st.errors++;
 	if (m->notify)
 		m->notify(ent->owner, ent->id);
 }
@@ -598,7 +815,7 @@ static __always_inline u32 run_from(struct edge_model *m,
 		m->eng.fold_left = budget - n - 1;
 		m->eng.folded = 0;
 		known = edge_simt_handle(&m->simt, &ev) ||
-			edge_cp_handle(m->cp, &ev);
+			edge_cp_handle(m->cp, &ev) || gather_fire(m, &ev);
 		EDGE_ASSERT(known);
 		n += 1 + m->eng.folded;
 		/* No look at the next one when the budget is spent. */
@@ -651,16 +868,23 @@ void edge_model_advance(struct edge_model *m, u64 now)
 	edge_engine_advance(&m->eng, now);
 }
 
-/* Has any producer rung a doorbell the model can act on? */
+/*
+ * Has any producer rung a doorbell the model can act on?  A partial warp
+ * still gathering is not yet: its timer is the model's next event, so
+ * the front end may sleep until it (a producer that rings more kicks).
+ */
 bool edge_model_doorbell_pending(const struct edge_model *m)
 {
 	u64 live = m->live;
 
 	while (live) {
 		const struct edge_ekt_entry *ent = &m->ekt.e[edge_ffs64(live)];
+		u32 avail;
 
 		live &= live - 1;
-		if (edge_ring_avail(&ent->ring, ent->inflight))
+		avail = edge_ring_avail(&ent->ring, ent->inflight);
+		if (avail && !(ent->gather_due && m->eng.now < ent->gather_due &&
+			       avail < ent->k.requests_per_warp))
 			return true;
 	}
 	return false;

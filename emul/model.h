@@ -35,6 +35,7 @@ struct edge_model_stats {
 	u64 rejected;		/* EDGE_CQE_REJECTED */
 	u64 cancelled;		/* EDGE_CQE_CANCELLED */
 	u64 late;		/* EDGE_CQE_DONE after the event's deadline */
+	u64 batch_warps;	/* event warps of batched entries launched */
 	/* Jobs: every submitted one ends done, rejected or cancelled. */
 	u64 jobs_submitted;
 	u64 jobs_done;
@@ -108,6 +109,7 @@ struct edge_model {
 	u32 nr_sum;
 	u64 always;
 	u64 again;		/* ids that backpressure left work in */
+	bool gather_room;	/* the engine holds an EDGE_EV_GATHER an id */
 	u32 scan_steps;		/* steps since every live entry was polled */
 	bool scan_all;		/* poll every live entry at the next step */
 	u32 sq_flags;		/* EDGE_SQ_* every ring shows now */

@@ -46,11 +46,19 @@ void edge_ring_attach(struct edge_ring *r, u32 entries, u32 param_size,
 		      const struct edge_ring_layout *l, u32 *doorbell,
 		      void *sq, void *cq);
 void edge_ring_complete(struct edge_ring *r, u32 seq, u32 code, u32 res);
+void edge_ring_complete_quiet(struct edge_ring *r, u32 seq, u32 code, u32 res);
 void edge_ring_set_flags(struct edge_ring *r, u32 flags);
+
+/* The count of a batch of edge_ring_complete_quiet(), stored once. */
+static inline void edge_ring_publish(struct edge_ring *r)
+{
+	edge_store_release(r->cq_tail, r->published);
+}
 
 /*
  * Inline: each runs once an event, and the call cost as much.
- * edge_ring_complete() stays a call: the fuzzers wrap it (-Wl,--wrap).
+ * edge_ring_complete() and edge_ring_complete_quiet() stay calls: the
+ * fuzzers wrap them (-Wl,--wrap).
  */
 static inline const void *edge_ring_param(const struct edge_ring *r, u32 seq)
 {

@@ -75,6 +75,41 @@ int edge_validate_warp_state(const struct edge_warp_state *ws)
 	return edge_validate_warp_state_why(ws, NULL);
 }
 
+/*
+ * Batched event warps (VER5): read only with EDGE_REGISTER_WARP_BATCH,
+ * else reserved.  A batch is an event warp's, one request a thread: the
+ * kernel must be one TB of at most a warp.
+ */
+static int validate_batch(const struct edge_preset *p,
+			  const struct edge_register *r, u64 threads,
+			  struct edge_validate_err *err)
+{
+	u64 tbs = (u64)r->grid_x * r->grid_y * r->grid_z;
+
+	if (!(r->flags & EDGE_REGISTER_WARP_BATCH)) {
+		if (r->requests_per_warp)
+			return reject(err, "requests_per_warp",
+				      r->requests_per_warp,
+				      "without EDGE_REGISTER_WARP_BATCH, must be", 0);
+		if (r->gather_ns)
+			return reject(err, "gather_ns", r->gather_ns,
+				      "without EDGE_REGISTER_WARP_BATCH, must be", 0);
+		return 0;
+	}
+	if (!r->requests_per_warp ||
+	    r->requests_per_warp > EDGE_MAX_REQUESTS_PER_WARP)
+		return reject(err, "requests_per_warp", r->requests_per_warp,
+			      "from 1 to", EDGE_MAX_REQUESTS_PER_WARP);
+	if (r->requests_per_warp > 1 && (tbs != 1 || threads > p->warp_size))
+		return reject(err, "requests_per_warp", r->requests_per_warp,
+			      "above 1 only for an event warp (one TB of at most a warp), threads per block at most",
+			      p->warp_size);
+	if (r->gather_ns > EDGE_MAX_GATHER_NS)
+		return reject(err, "gather_ns", r->gather_ns, "at most",
+			      EDGE_MAX_GATHER_NS);
+	return 0;
+}
+
 /**
  * edge_validate_register_why() - edge_validate_register(), saying why
  * @p: the device's preset
@@ -98,8 +133,9 @@ int edge_validate_register_why(const struct edge_preset *p,
 	u64 threads, warps, regs;
 	int ret;
 
-	if (r->flags)
-		return reject(err, "flags", r->flags, "reserved, must be", 0);
+	if (r->flags & ~EDGE_REGISTER_WARP_BATCH)
+		return reject(err, "flags", r->flags, "known flags only, at most",
+			      EDGE_REGISTER_WARP_BATCH);
 	if (r->func == EDGE_FN_INVALID || r->func > EDGE_FN_MAX)
 		return reject(err, "func", r->func, "no such function, at most", EDGE_FN_MAX);
 	if (r->priority > EDGE_PRIO_MAX)
@@ -182,6 +218,9 @@ int edge_validate_register_why(const struct edge_preset *p,
 	if (r->deadline_ns > EDGE_MAX_DEADLINE_NS)
 		return reject(err, "deadline_ns", r->deadline_ns, "at most",
 		       EDGE_MAX_DEADLINE_NS);
+	ret = validate_batch(p, r, threads, err);
+	if (ret)
+		return ret;
 
 	memset(out, 0, sizeof(*out));
 	out->func = r->func;
@@ -204,6 +243,12 @@ int edge_validate_register_why(const struct edge_preset *p,
 	out->block_threads = (u32)threads;
 	out->warps_per_tb = (out->block_threads + p->warp_size - 1) /
 			    p->warp_size;
+	out->requests_per_warp = 1;
+	if (r->flags & EDGE_REGISTER_WARP_BATCH) {
+		out->requests_per_warp = r->requests_per_warp;
+		out->gather_ns = r->gather_ns ? r->gather_ns :
+				 EDGE_GATHER_NS_DEFAULT;
+	}
 	return 0;
 }
 

@@ -47,6 +47,13 @@ struct edge_kdesc {
 	u32 mem_bw_mbs;
 	u32 app;
 	u32 task;
+	/*
+	 * Batched event warps (uapi VER5): requests gathered into one warp,
+	 * 1 when unbatched; how long a partial warp waits for more, model
+	 * ns (EDGE_GATHER_NS_DEFAULT applied; unused when 1).
+	 */
+	u32 requests_per_warp;
+	u32 gather_ns;
 };
 
 /*

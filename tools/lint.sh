@@ -2,9 +2,12 @@
 # `make lint`: checkpatch --strict (from linux-source-6.1) over our kernel
 # C and headers, the module build and sparse over it against each stock
 # kernel's headers (6.1 and 6.12: tools/vm/kmod.sh's build/kmod-SERIES,
-# where a compiler warning is a failure too), and docutils over
-# Documentation/ (tools/rst-check.py).  Prints TAP, one test per tool and
-# kernel; exits non-zero when any complains.
+# where a compiler warning is a failure too), docutils over
+# Documentation/ (tools/rst-check.py), the netlink spec against the
+# kernel's own schema (linux-source-6.12's genetlink.yaml: prints
+# spec_schema=ok) and uapi/linux/edge_netlink.h against what the kernel's
+# YNL generator makes of the spec (tools/nlspec-gen.sh).  Prints TAP, one
+# test per tool and kernel; exits non-zero when any complains.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${CACHE:-$top/.cache}
@@ -13,7 +16,7 @@ cache=${CACHE:-$top/.cache}
 cd "$top" || exit 1
 fail=0
 echo "TAP version 13"
-echo "1..$((2 + ${#KERNELS[@]}))"
+echo "1..$((4 + ${#KERNELS[@]}))"
 
 files=$(git ls-files --cached --others --exclude-standard 'drv/*.[ch]' 'emul/*.[ch]' 'emul/*/*.[ch]' 'uapi/*.h' 2>/dev/null)
 [[ -n $files ]] || files=$(ls drv/*.[ch] emul/*.[ch] emul/*/*.[ch] uapi/linux/*.h)
@@ -59,15 +62,38 @@ for k in "${KERNELS[@]}"; do
 	fi
 done
 
-# Debian's python3-docutils (make deps) is /usr/bin/python3's; prefer the
-# python3 on PATH when it has docutils of its own.
+# Debian's python3-docutils, -yaml and -jsonschema (make deps) are
+# /usr/bin/python3's; prefer the python3 on PATH when it has them too.
 py=python3
-python3 -c 'import docutils' 2>/dev/null || py=/usr/bin/python3
+python3 -c 'import docutils, yaml, jsonschema' 2>/dev/null || py=/usr/bin/python3
 if out=$("$py" tools/rst-check.py 2>&1); then
 	echo "ok $((n + 1)) lint.rst"
 else
 	echo "$out" | sed 's/^/# /'
 	echo "not ok $((n + 1)) lint.rst"
+	fail=1
+fi
+
+# The spec as the kernel's YNL tools read it: its protocol's schema
+# (Documentation/netlink/genetlink.yaml), and the uapi header the
+# generator makes of it, byte for byte (make nlspec-gen rewrites it).
+ynl=$cache/linux-source-6.12
+spec=Documentation/netlink/specs/edge.yaml
+if out=$("$py" tools/nlspec-check.py --schema "$ynl/Documentation/netlink" "$spec" 2>&1); then
+	echo "ok $((n + 2)) lint.spec_schema"
+	echo "spec_schema=ok"
+else
+	echo "$out" | sed 's/^# //; s/^/# /'
+	echo "not ok $((n + 2)) lint.spec_schema"
+	fail=1
+fi
+if out=$(PYTHON=$py tools/nlspec-gen.sh "$ynl" 2>&1 >"$top/build/edge_netlink.h") &&
+	out=$(diff -u uapi/linux/edge_netlink.h "$top/build/edge_netlink.h" 2>&1); then
+	echo "ok $((n + 3)) lint.spec_uapi_generated"
+else
+	echo "$out" | tail -n 30 | sed 's/^/# /'
+	echo "# uapi/linux/edge_netlink.h is not what make nlspec-gen makes of $spec"
+	echo "not ok $((n + 3)) lint.spec_uapi_generated"
 	fail=1
 fi
 exit $fail

@@ -3,14 +3,22 @@
 """Check that a generic netlink spec and its uapi header agree.
 
     tools/nlspec-check.py SPEC.yaml HEADER.h
+    tools/nlspec-check.py --schema DIR SPEC.yaml
 
 Documentation/netlink/specs/*.yaml (the kernel's genetlink format) is the
 source of truth.  Every enum the spec implies -- its definitions, each
 attribute set, the operations (notifications included) -- must appear in
 the header with the same names in the same order and values; the family
-name, version and multicast groups must match their #defines.  Prints a
-TAP line and exits 1 on any drift.
+name, version, constants and multicast groups must match their #defines.
+A definition with a header: of its own (linux/edge.h) is checked against
+that header, beside HEADER.  Prints a TAP line and exits 1 on any drift.
+
+With --schema, validates SPEC against the kernel's schema for its
+protocol, DIR/PROTOCOL.yaml (linux-source's Documentation/netlink/:
+genetlink.yaml for "genetlink"), as YNL's own tools do before reading a
+spec; prints one TAP line per schema error and exits 1 on any.
 """
+import os
 import re
 import sys
 
@@ -24,7 +32,12 @@ def cname(s):
 def expected(spec):
     """(name, value) lists the spec implies, and the #defines it implies."""
     enums = []
+    fam = cname(spec['name'])
+    defines = {}
     for d in spec.get('definitions', []):
+        if d.get('type') == 'const':
+            defines[fam + '_' + cname(d['name'])] = str(d['value'])
+            continue
         if d.get('type') not in ('enum', 'flags'):
             continue
         prefix = d.get('name-prefix', spec['name'] + '-' + d['name'] + '-')
@@ -34,28 +47,29 @@ def expected(spec):
             n = e if isinstance(e, str) else e['name']
             items.append((cname(prefix + n), v if d['type'] == 'enum' else 1 << v))
             v += 1
-        enums.append((d['name'], items))
+        enums.append((d['name'], items, d.get('header')))
+    # YNL's generator starts each enum at its first member's value (1),
+    # with no UNSPEC: 0 is left unnamed.
     for s in spec['attribute-sets']:
         prefix = s.get('name-prefix', spec['name'] + '-a-' + s['name'] + '-')
-        items = [(cname(prefix + 'unspec'), 0)]
+        items = []
         v = 1
         for a in s['attributes']:
             v = a.get('value', v)
             items.append((cname(prefix + a['name']), v))
             v += 1
-        enums.append((s['name'], items))
+        enums.append((s['name'], items, None))
     ops = spec['operations']
     prefix = ops.get('name-prefix', spec['name'] + '-cmd-')
-    items = [(cname(prefix + 'unspec'), 0)]
+    items = []
     v = 1
     for o in ops['list']:
         v = o.get('value', v)
         items.append((cname(prefix + o['name']), v))
         v += 1
-    enums.append(('operations', items))
-    fam = cname(spec['name'])
-    defines = {fam + '_FAMILY_NAME': '"%s"' % spec['name'],
-               fam + '_FAMILY_VERSION': str(spec.get('version', 1))}
+    enums.append(('operations', items, None))
+    defines[fam + '_FAMILY_NAME'] = '"%s"' % spec['name']
+    defines[fam + '_FAMILY_VERSION'] = str(spec.get('version', 1))
     for g in spec.get('mcast-groups', {}).get('list', []):
         defines[fam + '_MCGRP_' + cname(g['name'])] = '"%s"' % g['name']
     return enums, defines
@@ -89,14 +103,36 @@ def header_enums(text):
     return out
 
 
+def schema_check(schema_dir, path):
+    """TAP for SPEC against the kernel's schema of its protocol."""
+    import jsonschema
+    spec = yaml.safe_load(open(path))
+    proto = spec.get('protocol', 'genetlink')
+    schema = yaml.safe_load(open(os.path.join(schema_dir, proto + '.yaml')))
+    errors = sorted(jsonschema.Draft7Validator(schema).iter_errors(spec),
+                    key=lambda e: list(e.absolute_path))
+    for e in errors:
+        print('# %s: %s' % ('/'.join(str(p) for p in e.absolute_path),
+                            e.message))
+    print('%s 1 - nlspec_schema: %s passes %s.yaml' %
+          ('not ok' if errors else 'ok', path, proto))
+    return 1 if errors else 0
+
+
 def main():
+    if sys.argv[1] == '--schema':
+        return schema_check(sys.argv[2], sys.argv[3])
     spec = yaml.safe_load(open(sys.argv[1]))
     text = open(sys.argv[2]).read()
     enums, defines = expected(spec)
     have = header_enums(text)
+    uapi = os.path.dirname(os.path.dirname(sys.argv[2]))
     errors = []
-    for what, items in enums:
-        match = [h for h in have if h and h[0][0] == items[0][0]]
+    for what, items, header in enums:
+        hv = have
+        if header:
+            hv = header_enums(open(os.path.join(uapi, header)).read())
+        match = [h for h in hv if h and h[0][0] == items[0][0]]
         if not match:
             errors.append('%s: no enum starting with %s' % (what, items[0][0]))
             continue

@@ -152,8 +152,17 @@ void edge_simt_load(const struct edge_simt *s, u32 *warps, u32 *tbs)
 	*tbs = n;
 }
 
-void edge_simt_kcount_add(struct edge_core *c, struct edge_kinst *ki)
+/* @ki's row of the map of cores it holds TBs on (edge_simt.ki_cores). */
+static inline u64 *ki_cores(const struct edge_simt *s,
+			    const struct edge_kinst *ki)
 {
+	return &s->ki_cores[(size_t)ki->idx * s->core_words];
+}
+
+void edge_simt_kcount_add(struct edge_simt *s, u32 core,
+			  struct edge_kinst *ki)
+{
+	struct edge_core *c = &s->cores[core];
 	u32 i;
 
 	for (i = 0; i < c->nr_kc; i++) {
@@ -165,10 +174,13 @@ void edge_simt_kcount_add(struct edge_core *c, struct edge_kinst *ki)
 	c->kc[c->nr_kc].ki = ki;
 	c->kc[c->nr_kc++].n = 1;
 	ki->cores_used++;	/* for its quota (gpu/quota.c) */
+	ki_cores(s, ki)[core / 64] |= 1ULL << (core % 64);
 }
 
-void edge_simt_kcount_sub(struct edge_core *c, struct edge_kinst *ki)
+void edge_simt_kcount_sub(struct edge_simt *s, u32 core,
+			  struct edge_kinst *ki)
 {
+	struct edge_core *c = &s->cores[core];
 	u32 i;
 
 	for (i = 0; i < c->nr_kc; i++) {
@@ -176,6 +188,8 @@ void edge_simt_kcount_sub(struct edge_core *c, struct edge_kinst *ki)
 			if (!--c->kc[i].n) {
 				c->kc[i] = c->kc[--c->nr_kc];
 				ki->cores_used--;
+				ki_cores(s, ki)[core / 64] &=
+					~(1ULL << (core % 64));
 			}
 			return;
 		}

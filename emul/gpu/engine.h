@@ -21,6 +21,7 @@ enum edge_ev_kind {
 	EDGE_EV_CP,		/* the command processor acts for a job */
 	EDGE_EV_CP_TICK,	/* profiling and priority refresh */
 	EDGE_EV_CP_SERVE,	/* the command processor ends an action */
+	EDGE_EV_GATHER,		/* a partial event warp's gather wait ends */
 };
 
 /*

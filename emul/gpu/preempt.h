@@ -64,8 +64,10 @@ void edge_simt_retime_cores(struct edge_simt *s);
 
 void edge_simt_enqueue(struct edge_simt *s, struct edge_kinst *ki);
 void edge_simt_queue_remove_walk(struct edge_simt *s, struct edge_kinst *ki);
-void edge_simt_kcount_add(struct edge_core *c, struct edge_kinst *ki);
-void edge_simt_kcount_sub(struct edge_core *c, struct edge_kinst *ki);
+void edge_simt_kcount_add(struct edge_simt *s, u32 core,
+			  struct edge_kinst *ki);
+void edge_simt_kcount_sub(struct edge_simt *s, u32 core,
+			  struct edge_kinst *ki);
 int edge_simt_set_tb_policy(struct edge_simt *s, u32 id);
 u32 edge_simt_tb_regs(const struct edge_simt *s, const struct edge_kdesc *k);
 u64 edge_simt_ctx_cycles(const struct edge_simt *s, const struct edge_kdesc *k);
@@ -126,6 +128,9 @@ static inline void edge_simt_core_threads(struct edge_simt *s,
 		s->cores_warp_full--;
 	else if (!was && is)
 		s->cores_warp_full++;
+	/* The TB search's copy (edge_simt.core_free). */
+	if (!c->reserved)
+		s->core_free[c - s->cores] = s->p->threads_per_core - c->threads;
 }
 
 /*

@@ -50,6 +50,27 @@ u32 edge_quota_cap(const struct edge_simt *s, const struct edge_kinst *ki,
 	return 0;
 }
 
+/**
+ * edge_quota_cap_cores - the cores edge_quota_cap() may let a kernel on
+ * @s: the SIMT model
+ * @ki: the kernel
+ * @first: out: the first of them
+ * @len: out: how many (wrapping), 0 when it is over its quota
+ * @resident: out: at its quota, only those it holds TBs on
+ *
+ * For a thread-block policy's cap_cores hook: what edge_quota_cap() lets
+ * it on.
+ */
+void edge_quota_cap_cores(const struct edge_simt *s,
+			  const struct edge_kinst *ki, u32 *first, u32 *len,
+			  bool *resident)
+{
+	(void)s;
+	*first = ki->qfirst;
+	*len = ki->cores_used > ki->quota ? 0 : ki->qlen;
+	*resident = ki->cores_used == ki->quota;
+}
+
 /* TBs of @ki on @core that are not already leaving it. */
 static u32 live(const struct edge_simt *s, const struct edge_kinst *ki,
 		u32 core)

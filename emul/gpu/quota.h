@@ -51,6 +51,9 @@ struct edge_app {
 u32 edge_quota_cores(const struct edge_simt *s, u32 pct);
 u32 edge_quota_cap(const struct edge_simt *s, const struct edge_kinst *ki,
 		   u32 core);
+void edge_quota_cap_cores(const struct edge_simt *s,
+			  const struct edge_kinst *ki, u32 *first, u32 *len,
+			  bool *resident);
 u32 edge_quota_set(struct edge_simt *s, struct edge_kinst *ki, u32 first,
 		   u32 len, u32 count, bool preempt);
 int edge_app_set(struct edge_simt *s, u32 app, const struct edge_app *a);

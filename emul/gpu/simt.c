@@ -36,6 +36,16 @@ u32 edge_simt_engine_room(const struct edge_preset *p)
 	       p->num_cores * EDGE_EWARP_PER_CORE + 16;
 }
 
+/*
+ * A core's free threads as the TB search reads them (edge_simt.core_free):
+ * none on a core reserved for events.
+ */
+static void core_free_update(struct edge_simt *s, u32 c)
+{
+	s->core_free[c] = s->cores[c].reserved ? 0 :
+			  s->p->threads_per_core - s->cores[c].threads;
+}
+
 static void apply_reservation(struct edge_simt *s)
 {
 	u32 n = s->p->num_cores, r = 0, c;
@@ -55,6 +65,8 @@ static void apply_reservation(struct edge_simt *s)
 	/* The last r cores serve events. */
 	for (c = 0; c < n; c++)
 		s->cores[c].reserved = c >= n - r;
+	for (c = 0; c < n; c++)
+		core_free_update(s, c);
 }
 
 int edge_simt_set_cfg(struct edge_simt *s, const struct edge_simt_cfg *cfg)
@@ -104,8 +116,13 @@ int edge_simt_init(struct edge_simt *s, const struct edge_preset *p,
 	s->kc = edge_zalloc(sizeof(*s->kc) * s->nr_tbs);
 	s->susp = edge_zalloc(sizeof(*s->susp) * s->nr_tbs);
 	s->apps = edge_zalloc(sizeof(*s->apps) * EDGE_APPS);
+	s->core_free = edge_zalloc(sizeof(*s->core_free) * p->num_cores);
+	s->core_words = (p->num_cores + 63) / 64;
+	s->ki_cores = edge_zalloc(sizeof(*s->ki_cores) * s->core_words *
+				  s->nr_ki);
 	if (!s->cores || !s->tbs || !s->tb_ptrs || !s->free_tbs ||
-	    !s->unsettled || !s->ki || !s->kc || !s->susp || !s->apps) {
+	    !s->unsettled || !s->ki || !s->kc || !s->susp || !s->apps ||
+	    !s->core_free || !s->ki_cores) {
 		edge_simt_fini(s);
 		return -ENOMEM;
 	}
@@ -157,6 +174,10 @@ void edge_simt_fini(struct edge_simt *s)
 	edge_free(s->free_tbs);
 	edge_free(s->unsettled);
 	edge_free(s->ki);
+	edge_free(s->ki_cores);
+	edge_free(s->core_free);
+	s->core_free = NULL;
+	s->ki_cores = NULL;
 	s->cores = NULL;
 	s->tbs = NULL;
 	s->tb_ptrs = NULL;
@@ -259,7 +280,7 @@ static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
 	c->smem += k->smem_per_block;
 	s->bw_resident += k->mem_bw_mbs;
 	c->tb[c->nr_tbs++] = tb;
-	edge_simt_kcount_add(c, ki);
+	edge_simt_kcount_add(s, core, ki);
 	edge_simt_occ_changed(s, core);
 
 	tb->used = true;
@@ -349,26 +370,157 @@ static void settle_pass(struct edge_simt *s)
 	s->nr_unsettled = 0;
 }
 
+/* What one TB of a kernel needs of a core, as the most a core may hold. */
+struct tb_need {
+	u32 thr;		/* threads */
+	u32 tbs_max, thr_max, regs_max, smem_max;
+};
+
+/* Free threads first: one array, not a cache line of each core. */
+static inline bool tb_fits(const struct edge_simt *s, u32 c,
+			   const struct tb_need *nd)
+{
+	const struct edge_core *co = &s->cores[c];
+
+	return s->core_free[c] >= nd->thr && !co->reserved &&
+	       co->tbs < nd->tbs_max && co->threads <= nd->thr_max &&
+	       co->regs <= nd->regs_max && co->smem <= nd->smem_max;
+}
+
+/* Cores from @a on to @b, in round-robin order: @b - @a, wrapping. */
+static inline u32 ring_dist(const struct edge_simt *s, u32 a, u32 b)
+{
+	return b >= a ? b - a : b + s->p->num_cores - a;
+}
+
+/* The policy's cap lets one more TB of @ki on @core. */
+static inline bool cap_allows(const struct edge_simt *s,
+			      const struct edge_kinst *ki, u32 core)
+{
+	u32 cap;
+
+	if (!s->tbp->cap)
+		return true;
+	/*
+	 * A cap of 0 holds it back and EDGE_TB_NOCAP does not, whatever
+	 * its TBs here: count them only between the two.
+	 */
+	cap = s->tbp->cap(s, ki, core);
+	return cap == EDGE_TB_NOCAP ||
+	       (cap && edge_simt_resident(s, ki, core) < cap);
+}
+
+/* The first core from @c, below @end, whose bit is set in @map; or @end. */
+static inline u32 next_bit(const u64 *map, u32 c, u32 end)
+{
+	while (c < end) {
+		u64 w = map[c / 64] >> (c % 64);
+
+		if (w) {
+			c += edge_ffs64(w);
+			return c < end ? c : end;
+		}
+		c = (c / 64 + 1) * 64;
+	}
+	return end;
+}
+
 /*
- * Cores in round-robin order from the last placement, as GPGPU-Sim.  A
- * core the thread-block policy's cap keeps @ki off sets *@capped when
- * the TB would have fitted there.
+ * The search of cores @a .. @end - 1 in turn (only those of @map when
+ * given): the first with room that the cap lets @ki on, or -1.  *@fits
+ * when one had room, *@held when the cap kept @ki off one that had.
+ */
+static int find_in(const struct edge_simt *s, const struct edge_kinst *ki,
+		   const struct tb_need *nd, const u64 *map, u32 a, u32 end,
+		   bool *fits, bool *held)
+{
+	for (a = map ? next_bit(map, a, end) : a; a < end;
+	     a = map ? next_bit(map, a + 1, end) : a + 1) {
+		if (!tb_fits(s, a, nd))
+			continue;
+		*fits = true;
+		if (cap_allows(s, ki, a))
+			return (int)a;
+		*held = true;
+	}
+	return -1;
+}
+
+/* Is there room for the TB on one of @count cores from @c on? */
+static bool any_fit(const struct edge_simt *s, const struct tb_need *nd,
+		    u32 c, u32 count)
+{
+	u32 n = s->p->num_cores;
+
+	for (; count; count--, c = c + 1 == n ? 0 : c + 1)
+		if (tb_fits(s, c, nd))
+			return true;
+	return false;
+}
+
+/*
+ * find_core_for_tb() without a cap_cores hook: every core in turn, from
+ * @c.  A wrap, not a division per core: this loop is the hot path.
+ */
+static int find_every(struct edge_simt *s, struct edge_kinst *ki,
+		      const struct tb_need *nd, u32 c, bool *capped)
+{
+	u32 n = s->p->num_cores, i;
+	bool fits = false;
+
+	for (i = 0; i < n; i++, c = c + 1 == n ? 0 : c + 1) {
+		const struct edge_core *co = &s->cores[c];
+
+		if (co->reserved)
+			continue;
+		if (co->tbs >= nd->tbs_max || co->threads > nd->thr_max ||
+		    co->regs > nd->regs_max || co->smem > nd->smem_max)
+			continue;
+		fits = true;
+		if (!cap_allows(s, ki, c)) {
+			*capped = true;
+			continue;
+		}
+		s->rr_core = c + 1 == n ? 0 : c + 1;
+		return (int)c;
+	}
+	/* Only resources, not a policy's cap, held it back. */
+	if (!fits)
+		ki->nofit_gen = s->res_gen + 1;
+	return -1;
+}
+
+/*
+ * Cores in round-robin order from the last placement, as GPGPU-Sim: the
+ * first with room for a TB of @ki that the thread-block policy's cap
+ * lets it on.  When a core the cap keeps @ki off had room, and came
+ * before that one (or there is none), *@capped is set.
+ *
+ * A policy with a cap_cores hook names the only cores its cap may let
+ * @ki on; the others have cap 0.  The search then looks for its core
+ * among those alone, and for *@capped (while it is not already set) at
+ * the cores before the one found: beside a quota of a few cores, or a
+ * batch kernel that waits for a service, this was a call of the cap
+ * hook for every free core at every pass (C-Laius and Baymax: a quarter
+ * of their time).  Both find what a search of every core in turn finds.
  */
 static int find_core_for_tb(struct edge_simt *s, struct edge_kinst *ki,
 			    bool *capped)
 {
 	const struct edge_preset *p = s->p;
-	u32 n = p->num_cores, i, c = s->rr_core, cap;
-	/*
-	 * What a TB needs of a core, once per search, once per search:
-	 * the loop below runs for every core at every pass while a policy's
-	 * cap holds a kernel back (C-Laius's batch kernels: most of its time).
-	 */
-	u32 tbs_max = p->tb_slots_per_core;
-	u32 thr_max = p->threads_per_core - ki->k.warps_per_tb * p->warp_size;
-	u32 regs_max = p->regs_per_core - edge_simt_tb_regs(s, &ki->k);
-	u32 smem_max = p->smem_per_core - ki->k.smem_per_block;
-	bool fits = false;
+	u32 n = p->num_cores, rr = s->rr_core, first = 0, len = n, off, i;
+	/* What a TB needs of a core, once per search. */
+	struct tb_need nd = {
+		.thr = ki->k.warps_per_tb * p->warp_size,
+		.tbs_max = p->tb_slots_per_core,
+		.thr_max = p->threads_per_core - ki->k.warps_per_tb * p->warp_size,
+		.regs_max = p->regs_per_core - edge_simt_tb_regs(s, &ki->k),
+		.smem_max = p->smem_per_core - ki->k.smem_per_block,
+	};
+	bool fits = false, held = false, whole = true, resident = false;
+	const u64 *map = NULL;
+	u32 seg[4][2];
+	int found = -1;
 
 	/*
 	 * No core had room for its TB and none gave any back since: none
@@ -380,37 +532,61 @@ static int find_core_for_tb(struct edge_simt *s, struct edge_kinst *ki,
 		return -1;
 
 	/* A TB bigger than a core fits none (and the maxima would wrap). */
-	if (ki->k.warps_per_tb * p->warp_size > p->threads_per_core ||
+	if (nd.thr > p->threads_per_core ||
 	    edge_simt_tb_regs(s, &ki->k) > p->regs_per_core ||
-	    ki->k.smem_per_block > p->smem_per_core)
-		n = 0;
-	/* A wrap, not a division per core: this loop is the hot path. */
-	for (i = 0; i < n; i++, c = c + 1 == n ? 0 : c + 1) {
-		const struct edge_core *co = &s->cores[c];
+	    ki->k.smem_per_block > p->smem_per_core) {
+		ki->nofit_gen = s->res_gen + 1;
+		return -1;
+	}
+	if (!s->tbp->cap_cores)
+		return find_every(s, ki, &nd, rr, capped);
+	s->tbp->cap_cores(s, ki, &first, &len, &resident);
+	if (resident)
+		map = &s->ki_cores[(size_t)ki->idx * s->core_words];
+	/*
+	 * Those cores in round-robin order: from rr_core to the range's
+	 * end and then from its start, or all from its start when rr_core
+	 * is outside it; each part in at most two stretches, at the wrap.
+	 */
+	off = len ? ring_dist(s, first, rr) : 0;
+	if (off >= len)
+		off = 0;
+	seg[0][0] = (first + off) % n;
+	seg[0][1] = len - off;
+	seg[2][0] = first;
+	seg[2][1] = off;
+	for (i = 0; i < 4; i += 2) {
+		u32 a = seg[i][0], cnt = seg[i][1];
 
-		if (co->reserved)
-			continue;
-		if (co->tbs >= tbs_max || co->threads > thr_max ||
-		    co->regs > regs_max || co->smem > smem_max)
-			continue;
-		fits = true;
-		/*
-		 * A cap of 0 holds it back and EDGE_TB_NOCAP does not,
-		 * whatever its TBs here: count them only between the two.
-		 */
-		if (s->tbp->cap) {
-			cap = s->tbp->cap(s, ki, c);
-			if (cap != EDGE_TB_NOCAP &&
-			    (!cap || edge_simt_resident(s, ki, c) >= cap)) {
-				*capped = true;
-				continue;
-			}
+		seg[i][1] = a + cnt < n ? a + cnt : n;
+		seg[i + 1][0] = 0;
+		seg[i + 1][1] = a + cnt > n ? a + cnt - n : 0;
+	}
+	for (i = 0; i < 4 && found < 0; i++)
+		found = find_in(s, ki, &nd, map, seg[i][0], seg[i][1], &fits,
+				&held);
+	/*
+	 * A core with room before the one found (or any, when none was),
+	 * outside the range or held back in it: either way capped.  When
+	 * the range was every core, the search saw them all.
+	 */
+	if (held) {
+		*capped = true;
+	} else if (len < n || map) {
+		/* Not every core looked at: no note that none fits. */
+		whole = !*capped;
+		if (whole && any_fit(s, &nd, rr, found < 0 ? n :
+				     ring_dist(s, rr, (u32)found))) {
+			fits = true;
+			*capped = true;
 		}
-		s->rr_core = c + 1 == n ? 0 : c + 1;
-		return (int)c;
+	}
+	if (found >= 0) {
+		s->rr_core = (u32)found + 1 == n ? 0 : (u32)found + 1;
+		return found;
 	}
 	/* Only resources, not a policy's cap, held it back. */
-	if (!fits)
+	if (!fits && whole)
 		ki->nofit_gen = s->res_gen + 1;
 	return -1;
 }
@@ -488,7 +664,7 @@ void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb)
 			break;
 		}
 	}
-	edge_simt_kcount_sub(c, tb->ki);
+	edge_simt_kcount_sub(s, tb->core, tb->ki);
 	edge_simt_occ_changed(s, tb->core);
 	if (s->tbp->tb_end)
 		s->tbp->tb_end(s, tb);

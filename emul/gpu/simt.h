@@ -257,6 +257,17 @@ struct edge_simt {
 	 */
 	u64 res_gen;
 	u32 cores_warp_full;	/* cores without room for one more warp */
+	/*
+	 * Each core's free threads, none when reserved, in one array: the
+	 * TB search's first test, without a cache line of each core.
+	 */
+	u32 *core_free;
+	/*
+	 * Per kernel slot (edge_kinst.idx), core_words words: a bit for
+	 * each core it holds TBs on (edge_simt_kcount_add()).
+	 */
+	u64 *ki_cores;
+	u32 core_words;
 	struct edge_kinst *queue;	/* every ready, undispatched kernel */
 	struct edge_kinst *queue_tail;
 	u64 next_order;

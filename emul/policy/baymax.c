@@ -35,18 +35,17 @@ static void bay_fini(struct edge_simt *s, void *priv)
 	edge_free(priv);
 }
 
-/* Tasks of the current chain of @app done (a new chain: none yet). */
-static u32 chain_done(struct bay *b, const struct edge_app *a, u32 app)
+/*
+ * Tasks of the current chain of @app done (a new chain: none yet).  Only
+ * read: the cap hooks, which call it, change nothing.
+ */
+static u32 chain_done(const struct bay *b, const struct edge_app *a, u32 app)
 {
-	if (b->seq[app] != a->chain_seq) {
-		b->seq[app] = a->chain_seq;
-		b->done[app] = 0;
-	}
-	return b->done[app];
+	return b->seq[app] == a->chain_seq ? b->done[app] : 0;
 }
 
 /* A batch task of @ns fits every query's headroom. */
-static bool fits(const struct edge_simt *s, struct bay *b, u64 ns)
+static bool fits(const struct edge_simt *s, const struct bay *b, u64 ns)
 {
 	u64 now = s->eng->now;
 	u32 i, t;
@@ -69,29 +68,51 @@ static bool fits(const struct edge_simt *s, struct bay *b, u64 ns)
 	return true;
 }
 
-static u32 bay_cap(const struct edge_simt *s, const struct edge_kinst *ki,
-		   u32 core)
+/* A batch kernel that must wait, on every core alike. */
+static bool bay_held(const struct edge_simt *s, const struct edge_kinst *ki)
 {
-	struct bay *b = s->tbp_priv;
+	const struct bay *b = s->tbp_priv;
 	const struct edge_app *a = edge_app_of(s, ki);
 	u64 left;
 
-	(void)core;
 	if (a && a->qos)
-		return EDGE_TB_NOCAP;
+		return false;
 	/* A service's task waits or runs: the GPU is its. */
 	if (b->svc_live || (b->cur && b->cur != ki))
-		return 0;
+		return true;
 	if (a && ki->k.task && ki->k.task <= a->nr_tasks) {
 		left = edge_div64_64(a->prof[ki->k.task - 1].ns[EDGE_QUOTA_STEPS - 1] *
 				     (ki->k.num_tbs - ki->tbs_dispatched),
 				     ki->k.num_tbs);
 		if (!fits(s, b, left))
-			return 0;
+			return true;
 	}
+	return false;
+}
+
+static u32 bay_cap(const struct edge_simt *s, const struct edge_kinst *ki,
+		   u32 core)
+{
+	struct bay *b = s->tbp_priv;
+
+	(void)core;
+	if (bay_held(s, ki))
+		return 0;
 	/* Issued: the one batch task on the GPU until it ends. */
-	b->cur = (struct edge_kinst *)ki;
+	if (!edge_app_of(s, ki) || !edge_app_of(s, ki)->qos)
+		b->cur = (struct edge_kinst *)ki;
 	return EDGE_TB_NOCAP;
+}
+
+/* Held, it waits for every core; otherwise each core's cap is the same. */
+static void bay_cap_cores(const struct edge_simt *s,
+			  const struct edge_kinst *ki, u32 *first, u32 *len,
+			  bool *resident)
+{
+	(void)first;
+	(void)resident;
+	if (bay_held(s, ki))
+		*len = 0;
 }
 
 static void bay_kernel_launch(struct edge_simt *s, struct edge_kinst *ki)
@@ -113,7 +134,7 @@ static void bay_kernel_end(struct edge_simt *s, struct edge_kinst *ki)
 	if (a && a->qos && b->svc_live)
 		b->svc_live--;
 	if (a && a->qos && ki->k.task) {
-		chain_done(b, a, ki->k.app);
+		b->seq[ki->k.app] = a->chain_seq;
 		b->done[ki->k.app] = ki->k.task;
 	}
 }
@@ -124,6 +145,7 @@ const struct edge_tb_policy edge_tbp_baymax = {
 	.fini = bay_fini,
 	.before = edge_sp_before,
 	.cap = bay_cap,
+	.cap_cores = bay_cap_cores,
 	.kernel_launch = bay_kernel_launch,
 	.kernel_end = bay_kernel_end,
 };

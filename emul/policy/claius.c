@@ -412,16 +412,30 @@ static void cl_fini(struct edge_simt *s, void *priv)
 	edge_free(priv);
 }
 
-static u32 cl_cap(const struct edge_simt *s, const struct edge_kinst *ki,
-		  u32 core)
+/* A batch application given no cores: its kernels wait. */
+static bool cl_shut(const struct edge_simt *s, const struct edge_kinst *ki)
 {
 	const struct cl *c = s->tbp_priv;
 	u32 app = ki->k.app;
 
-	if (app && app < EDGE_APPS && s->apps[app].used && !s->apps[app].qos &&
-	    !c->bq[app])
-		return 0;
-	return edge_quota_cap(s, ki, core);
+	return app && app < EDGE_APPS && s->apps[app].used &&
+	       !s->apps[app].qos && !c->bq[app];
+}
+
+static u32 cl_cap(const struct edge_simt *s, const struct edge_kinst *ki,
+		  u32 core)
+{
+	return cl_shut(s, ki) ? 0 : edge_quota_cap(s, ki, core);
+}
+
+static void cl_cap_cores(const struct edge_simt *s,
+			 const struct edge_kinst *ki, u32 *first, u32 *len,
+			 bool *resident)
+{
+	if (cl_shut(s, ki))
+		*len = 0;
+	else
+		edge_quota_cap_cores(s, ki, first, len, resident);
 }
 
 /* The other service in flight, or 0. */
@@ -786,6 +800,7 @@ static void cl_kernel_end(struct edge_simt *s, struct edge_kinst *ki)
 	.fini = cl_fini,				\
 	.before = edge_sp_before,			\
 	.cap = cl_cap,					\
+	.cap_cores = cl_cap_cores,			\
 	.kernel_launch = cl_kernel_launch,		\
 	.kernel_end = cl_kernel_end,			\
 	.tb_end = cl_tb_end,				\

@@ -84,6 +84,7 @@ const struct edge_tb_policy edge_tbp_even = {
 	.name = "even",
 	.before = edge_sp_before,
 	.cap = edge_quota_cap,
+	.cap_cores = edge_quota_cap_cores,
 	.kernel_launch = even_launch,
 };
 
@@ -91,6 +92,7 @@ const struct edge_tb_policy edge_tbp_priority = {
 	.name = "priority",
 	.before = edge_sp_before,
 	.cap = edge_quota_cap,
+	.cap_cores = edge_quota_cap_cores,
 	.kernel_launch = priority_launch,
 };
 
@@ -98,5 +100,6 @@ const struct edge_tb_policy edge_tbp_mps = {
 	.name = "mps",
 	.before = edge_sp_before,
 	.cap = edge_quota_cap,
+	.cap_cores = edge_quota_cap_cores,
 	.kernel_launch = mps_launch,
 };

@@ -132,6 +132,12 @@ enum edge_tb_policy_id {
  *	EDGE_TB_NOCAP for none, 0 to keep @ki off @core (a mask or a quota
  *	of cores).  A kernel held back by its cap does not block the
  *	kernels queued behind it.  NULL: no cap.
+ * @cap_cores: the only cores @cap may let @ki on now: *@len of them from
+ *	*@first (wrapping; *@first below num_cores, *@len at most that; preset
+ *	to every core), and of those, when it sets *@resident, only the
+ *	ones @ki holds TBs on already; @cap is 0 on the others.  For the TB
+ *	search, which then asks @cap about those alone; it must change
+ *	nothing.  NULL: every core.
  * @kernel_launch: @ki entered the SIMT queues.
  * @kernel_end: @ki completed or was cancelled; its last TB is gone.
  * @tb_start: @tb was placed (its duration is set at the end of the pass).
@@ -149,6 +155,9 @@ struct edge_tb_policy {
 		       const struct edge_kinst *b);
 	u32 (*cap)(const struct edge_simt *s, const struct edge_kinst *ki,
 		   u32 core);
+	void (*cap_cores)(const struct edge_simt *s,
+			  const struct edge_kinst *ki, u32 *first, u32 *len,
+			  bool *resident);
 	void (*kernel_launch)(struct edge_simt *s, struct edge_kinst *ki);
 	void (*kernel_end)(struct edge_simt *s, struct edge_kinst *ki);
 	void (*tb_start)(struct edge_simt *s, struct edge_tb *tb);

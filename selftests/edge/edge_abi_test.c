@@ -73,6 +73,9 @@ TEST(uapi_layout)
 		  offsetof(struct edge_register, deadline_ns) + 8);
 	EXPECT_EQ(EDGE_REGISTER_SIZE_VER4,
 		  offsetof(struct edge_register, mem_bytes) + 8);
+	EXPECT_EQ(EDGE_REGISTER_SIZE_VER5, sizeof(struct edge_register));
+	EXPECT_EQ(EDGE_REGISTER_SIZE_VER4,
+		  offsetof(struct edge_register, requests_per_warp));
 	/* The command numbers carry no size (the struct's first field does). */
 	EXPECT_EQ(0, _IOC_SIZE(EDGE_IOC_GET_INFO));
 	EXPECT_EQ(0, _IOC_SIZE(EDGE_IOC_REGISTER_EVENT));

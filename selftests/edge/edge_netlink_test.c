@@ -134,6 +134,7 @@ out:
 
 TEST_F(nl, dev_add_del)
 {
+	struct enl_msg m;
 	struct devs d;
 	char buf[64];
 
@@ -159,6 +160,20 @@ TEST_F(nl, dev_add_del)
 	ASSERT_EQ(0, edge_sysfs_str(1, "preset", buf, sizeof(buf)));
 	EXPECT_STREQ("edge", buf);	/* the module's default */
 	EXPECT_EQ(0, edge_sysfs_read(1, "submitted"));
+	/*
+	 * Each reply carries its request's command id: generic netlink
+	 * clients (the kernel's YNL) match a reply to its request by it.
+	 */
+	ASSERT_EQ(0, dev_get(&self->nl, 1, &d));
+	EXPECT_EQ(EDGE_CMD_DEV_GET, d.last.cmd);
+	memset(&d, 0, sizeof(d));
+	enl_msg(&self->nl, &m, EDGE_CMD_DEV_ADD, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 2);
+	ASSERT_EQ(0, enl_do(&self->nl, &m, count_dev, &d));
+	EXPECT_EQ(1, d.n);
+	EXPECT_EQ(EDGE_CMD_DEV_ADD, d.last.cmd);
+	EXPECT_EQ(2, enl_u32(&d.last, EDGE_A_DEV_INDEX));
+	ASSERT_EQ(0, enl_dev_del(&self->nl, 2));
 }
 
 TEST_F(nl, errors_carry_extack)

@@ -1,7 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # edgectl in the guest: each command's happy path, the kernel's extack
-# message and a non-zero exit on error, monitor and top in batch mode.
+# (message, attribute and limit) and a non-zero exit on error, a mistyped
+# keyword named with the nearest one (exit 2, no usage), -V and help,
+# monitor and top in batch mode, their -j as JSON lines flushed line by
+# line (a killed monitor leaves whole lines).
 # Its -j output goes to the results channel as "edgectl_json NAME BASE64"
 # lines, which the host parses as JSON (tools/vm/check.sh).
 cd "$(dirname "$0")/.." || exit 1
@@ -23,13 +26,30 @@ err() {
 		nok "$name"; cat /tmp/ctl.err >&2
 	fi
 }
+# A mistyped keyword: exit 2, the word and @msg named, not the usage.
+typo() {
+	name=$1 msg=$2; shift 2
+	"$ctl" "$@" >/tmp/ctl.out 2>/tmp/ctl.err
+	if [ $? = 2 ] && grep -q "$msg" /tmp/ctl.err && ! grep -q usage: /tmp/ctl.err; then
+		ok "$name"
+	else
+		nok "$name"; cat /tmp/ctl.err >&2
+	fi
+}
 
 echo "TAP version 13"
-echo "1..24"
+echo "1..33"
 rmmod edge_nicsim 2>/dev/null
 rmmod edge 2>/dev/null
 insmod "${EDGE_KO:-/edge/edge.ko}" virtual_time=1 || { echo "Bail out! insmod"; exit 1; }
 t dev_show $ctl dev show
+t version sh -c "$ctl -V | grep -q 'family, version [0-9]'"
+t help sh -c "$ctl help | grep -q '^  dev show'"
+# Bash completion's source (tools/edgectl/edgectl.bash): the words that
+# may follow, from edgectl's own tables.
+t complete sh -c "$ctl complete dev add | grep -qx preset && $ctl complete sched set | grep -qx prema_ns && $ctl complete | grep -qx monitor"
+typo typo_object 'unknown keyword "dve", did you mean "dev"?' dve show
+typo typo_sched_word 'unknown keyword "prema", did you mean "prema_ns"?' sched set dev edge0 prema 3000
 t dev_add $ctl dev add preset lax real index 5
 t dev_show_one sh -c "$ctl dev show edge5 | grep -q 'preset lax time real'"
 t dev_set $ctl dev set edge5 poll_idle_us 7 cpu 0
@@ -44,6 +64,11 @@ t top_batch sh -c "$ctl top -n 2 dev edge0 >/tmp/top.out &&
 	[ \$(grep -c '^edge0: preemptions' /tmp/top.out) = 2 ] &&
 	grep -q 'p50 *p99\$' /tmp/top.out &&
 	tail -n 1 /tmp/top.out | awk '{ exit !(\$4 > 0 && \$8 ~ /s\$/ && \$9 ~ /s\$/) }'"
+# The spec's enum by name: the nicsim's function.
+t ekt_func_name sh -c "$ctl ekt show dev edge0 | grep -Eq 'func (udp-ping|lpm4|crc32c|icmp-echo) '"
+# top -j: one JSON object a view, a line each.
+t top_json_lines sh -c "[ \$($ctl -j top -n 2 dev edge0 | wc -l) = 2 ]"
+json top -j top -n 2 dev edge0
 # monitor: two notifications, then exit.
 ( $ctl -j monitor -n 2 >/tmp/mon.json 2>/tmp/mon.err ) &
 mon=$!
@@ -52,6 +77,17 @@ $ctl dev add index 9 >/dev/null && $ctl dev del edge9
 wait $mon
 t monitor sh -c "grep -q '\"event\":\"dev add\"' /tmp/mon.json && grep -q '\"event\":\"dev del\"' /tmp/mon.json"
 echo "edgectl_json monitor $(base64 </tmp/mon.json | tr -d '\n')"
+# Killed mid-stream: every object it printed is a whole line in the file
+# (flushed as written; the host parses the lines as JSON).
+$ctl -j monitor >/tmp/monk.json 2>/dev/null &
+monk=$!
+sleep 1
+$ctl dev add index 9 >/dev/null && $ctl dev del edge9
+sleep 1
+kill -9 $monk
+wait $monk
+t monitor_killed_lines sh -c "[ \$(wc -l </tmp/monk.json) -ge 2 ]"
+echo "edgectl_json monitor_killed $(base64 </tmp/monk.json | tr -d '\n')"
 json dev_show -j dev show
 json dev_show_stats -j -s dev show
 json dev_show_pretty -j -p -s dev show
@@ -68,7 +104,8 @@ json sched_show -j sched show dev edge0
 rmmod edge_nicsim || nok nicsim_unload
 err bad_preset "unknown preset" dev add preset bogus
 err no_device "no such device" dev del edge7
-err range "out of range" dev add index 64
+err range "integer out of range: index (max 63)" dev add index 64
+err range_min_max "threads (1..1024)" place mem 1M threads 2000 blocks 1
 # EPERM as uid 65534 is edge_netlink_test's (busybox has no setuid tool).
 t dev_del $ctl dev del edge5
 # place: the reservation is counted while edgectl (or the command it

@@ -369,7 +369,7 @@ TEST(register_table_fields)
 	struct edge_register r = emul_reg_one_warp();
 	struct edge_kdesc k;
 
-	EXPECT_EQ((size_t)EDGE_REGISTER_SIZE_VER4, sizeof(r));
+	EXPECT_EQ((size_t)EDGE_REGISTER_SIZE_VER5, sizeof(r));
 	EXPECT_EQ((size_t)EDGE_REGISTER_SIZE_VER1,
 		  offsetof(struct edge_register, table_ptr));
 	/* No table for a function without one. */

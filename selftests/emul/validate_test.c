@@ -68,9 +68,61 @@ TEST(validate_presets)
 TEST(validate_flags)
 {
 	CHECK(flags, 0, OK);
-	CHECK(flags, 1, BAD);
+	/* EDGE_REGISTER_WARP_BATCH needs requests_per_warp from 1. */
+	CHECK(flags, EDGE_REGISTER_WARP_BATCH, BAD);
+	CHECK(flags, 2, BAD);
 	CHECK(flags, 0x80000000U, BAD);
 	CHECK(flags, 0xffffffffU, BAD);
+}
+
+/* VER5: batched event warps, read only with EDGE_REGISTER_WARP_BATCH. */
+#define CHECK_BATCH(rpw, gather, want) do {				\
+	struct edge_register __r = emul_reg_one_warp();			\
+	__r.flags = EDGE_REGISTER_WARP_BATCH;				\
+	__r.requests_per_warp = (rpw);					\
+	__r.gather_ns = (gather);					\
+	EXPECT_EQ(want, try(&__r)) TH_LOG("rpw %u gather %u",		\
+					  (u32)(rpw), (u32)(gather));	\
+} while (0)
+
+TEST(validate_batch)
+{
+	struct edge_register r = emul_reg_one_warp();
+	struct edge_kdesc k;
+
+	/* Without the flag both are reserved. */
+	CHECK(requests_per_warp, 1, BAD);
+	CHECK(gather_ns, 1, BAD);
+	CHECK_BATCH(0, 0, BAD);
+	CHECK_BATCH(1, 0, OK);
+	CHECK_BATCH(EDGE_MAX_REQUESTS_PER_WARP, 0, OK);
+	CHECK_BATCH(EDGE_MAX_REQUESTS_PER_WARP + 1, 0, BAD);
+	CHECK_BATCH(32, EDGE_MAX_GATHER_NS, OK);
+	CHECK_BATCH(32, EDGE_MAX_GATHER_NS + 1, BAD);
+	/* A batch is an event warp's: one TB of at most a warp. */
+	r.flags = EDGE_REGISTER_WARP_BATCH;
+	r.requests_per_warp = 32;
+	r.grid_x = 2;
+	EXPECT_EQ(BAD, try(&r));
+	r.requests_per_warp = 1;
+	EXPECT_EQ(OK, try(&r));
+	r = emul_reg_one_warp();
+	r.flags = EDGE_REGISTER_WARP_BATCH;
+	r.requests_per_warp = 32;
+	r.block_x = 64;
+	EXPECT_EQ(BAD, try(&r));
+	/* Derived: the default gather wait; unbatched is 1 request. */
+	r.block_x = 32;
+	ASSERT_EQ(OK, try_on(edge_p(), &r, &k));
+	EXPECT_EQ(32, k.requests_per_warp);
+	EXPECT_EQ(EDGE_GATHER_NS_DEFAULT, k.gather_ns);
+	r.gather_ns = 500;
+	ASSERT_EQ(OK, try_on(edge_p(), &r, &k));
+	EXPECT_EQ(500, k.gather_ns);
+	r = emul_reg_one_warp();
+	ASSERT_EQ(OK, try_on(edge_p(), &r, &k));
+	EXPECT_EQ(1, k.requests_per_warp);
+	EXPECT_EQ(0, k.gather_ns);
 }
 
 TEST(validate_func)
@@ -404,7 +456,7 @@ TEST(validate_warp_state)
 
 	/* Every field has a bound, and the struct is all u32 fields. */
 	ASSERT_EQ(sizeof(struct edge_warp_state), ARRAY_SIZE(f) * sizeof(u32));
-	EXPECT_EQ((size_t)EDGE_REGISTER_SIZE_VER4, sizeof(struct edge_register));
+	EXPECT_EQ((size_t)EDGE_REGISTER_SIZE_VER5, sizeof(struct edge_register));
 	EXPECT_EQ((size_t)EDGE_REGISTER_SIZE_VER1,
 		  offsetof(struct edge_register, table_ptr));
 	EXPECT_EQ((size_t)EDGE_REGISTER_SIZE_VER0,
@@ -474,7 +526,10 @@ TEST(validate_why)
 	WHY(deadline_ns, EDGE_MAX_DEADLINE_NS + 1, "deadline_ns",
 	    EDGE_MAX_DEADLINE_NS);
 	WHY(ring_entries, 3, "ring_entries", EDGE_MAX_RING_ENTRIES);
-	WHY(flags, 1, "flags", 0);
+	WHY(flags, 2, "flags", EDGE_REGISTER_WARP_BATCH);
+	WHY(flags, EDGE_REGISTER_WARP_BATCH, "requests_per_warp",
+	    EDGE_MAX_REQUESTS_PER_WARP);
+	WHY(requests_per_warp, 1, "requests_per_warp", 0);
 }
 
 TEST_HARNESS_MAIN

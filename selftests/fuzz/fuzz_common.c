@@ -15,6 +15,10 @@ void __real_edge_ring_complete(struct edge_ring *r, u32 seq, u32 code,
 			       u32 res);
 void __wrap_edge_ring_complete(struct edge_ring *r, u32 seq, u32 code,
 			       u32 res);
+void __real_edge_ring_complete_quiet(struct edge_ring *r, u32 seq, u32 code,
+				     u32 res);
+void __wrap_edge_ring_complete_quiet(struct edge_ring *r, u32 seq, u32 code,
+				     u32 res);
 
 static struct fz_ctx *fz_cur;
 
@@ -90,8 +94,24 @@ static void pend_add(struct fz_ring *r, u32 seq)
 	r->pend[r->npend++] = seq;
 }
 
+static void fz_completed(struct edge_ring *er, u32 seq, u32 code, u32 res);
+
 void __wrap_edge_ring_complete(struct edge_ring *er, u32 seq, u32 code,
 			       u32 res)
+{
+	__real_edge_ring_complete(er, seq, code, res);
+	fz_completed(er, seq, code, res);
+}
+
+/* A batched warp's requests: the same checks, the count published later. */
+void __wrap_edge_ring_complete_quiet(struct edge_ring *er, u32 seq, u32 code,
+				     u32 res)
+{
+	__real_edge_ring_complete_quiet(er, seq, code, res);
+	fz_completed(er, seq, code, res);
+}
+
+static void fz_completed(struct edge_ring *er, u32 seq, u32 code, u32 res)
 {
 	struct fz_ctx *c = fz_cur;
 	struct fz_ring *r;
@@ -99,7 +119,6 @@ void __wrap_edge_ring_complete(struct edge_ring *er, u32 seq, u32 code,
 	u32 slot;
 	int i;
 
-	__real_edge_ring_complete(er, seq, code, res);
 	if (!c)
 		return;
 	r = ring_of(c, er);

@@ -49,8 +49,8 @@ _Static_assert(EDGE_REGISTER_SIZE_VER0 == offsetof(struct edge_register, ws),
 _Static_assert(EDGE_REGISTER_SIZE_VER1 ==
 	       offsetof(struct edge_register, table_ptr),
 	       "VER1 ends where the table starts");
-_Static_assert(EDGE_REGISTER_SIZE_VER4 == sizeof(struct edge_register),
-	       "VER4 is the whole struct");
+_Static_assert(EDGE_REGISTER_SIZE_VER5 == sizeof(struct edge_register),
+	       "VER5 is the whole struct");
 
 #define MAX_SCRIPT	64	/* script steps per preset */
 #define MAX_EVENTS	256	/* events rung per preset */
@@ -93,8 +93,8 @@ static bool ref_validate(const struct edge_preset *p,
 	unsigned __int128 threads;
 	u64 warps;
 
-	if (r->flags || r->func < EDGE_FN_NOP || r->func > EDGE_FN_MAX ||
-	    r->priority > EDGE_PRIO_MAX)
+	if ((r->flags & ~EDGE_REGISTER_WARP_BATCH) || r->func < EDGE_FN_NOP ||
+	    r->func > EDGE_FN_MAX || r->priority > EDGE_PRIO_MAX)
 		return false;
 	if (r->grid_x < 1 || r->grid_y < 1 || r->grid_z < 1 ||
 	    r->grid_x > EDGE_MAX_GRID_X || r->grid_y > EDGE_MAX_GRID_YZ ||
@@ -135,6 +135,21 @@ static bool ref_validate(const struct edge_preset *p,
 	/* VER2: a table for LPM4 only, whole 16-byte routes, at most 1024. */
 	if (r->pad)
 		return false;
+	/*
+	 * VER5: batched event warps, with the flag only: 1..32 requests,
+	 * above 1 for one TB of at most a warp; a gather wait up to 1 ms.
+	 */
+	if (r->flags & EDGE_REGISTER_WARP_BATCH) {
+		if (r->requests_per_warp < 1 || r->requests_per_warp > 32 ||
+		    r->gather_ns > 1000000)
+			return false;
+		if (r->requests_per_warp > 1 &&
+		    ((u64)r->grid_x * r->grid_y * r->grid_z != 1 ||
+		     threads > p->warp_size))
+			return false;
+	} else if (r->requests_per_warp || r->gather_ns) {
+		return false;
+	}
 	if (r->func == EDGE_FN_LPM4)
 		return r->table_ptr && r->table_len && r->table_len % 16 == 0 &&
 		       r->table_len <= 1024 * 16;

@@ -164,8 +164,11 @@ static inline __attribute__((always_inline)) u32 step(struct edge_model *m)
 	return edge_model_run_next(m, STEP_BUDGET);
 }
 
-/* A single-warp event kernel (EDGE_FN_NOP), above the background. */
-static void event_reg(struct edge_register *r, u32 entries)
+/*
+ * A single-warp event kernel (EDGE_FN_NOP), above the background; @rpw
+ * requests an event warp (batched when above 1, uapi VER5).
+ */
+static void event_reg(struct edge_register *r, u32 entries, u32 rpw)
 {
 	memset(r, 0, sizeof(*r));
 	r->size = sizeof(*r);
@@ -178,6 +181,10 @@ static void event_reg(struct edge_register *r, u32 entries)
 	r->param_size = PSZ;
 	r->ring_entries = entries;
 	r->warp_cycles = 1000;
+	if (rpw > 1) {
+		r->flags = EDGE_REGISTER_WARP_BATCH;
+		r->requests_per_warp = rpw;
+	}
 }
 
 /*
@@ -209,6 +216,7 @@ struct opts {
 	bool busy;
 	u32 ms;
 	int cpu;
+	u32 rpw;	/* requests per event warp of qs[0]; 1: unbatched */
 };
 
 struct rig {
@@ -259,7 +267,7 @@ static void rig_init(struct rig *g, const struct opts *o)
 		u32 n = i ? 16 : pow2_at_least(o->inflight);
 
 		q_alloc(&g->qs[i], n);
-		event_reg(&r, n);
+		event_reg(&r, n, i ? 1 : o->rpw);
 		q_register(&g->m, &g->qs[i], &r);
 	}
 }
@@ -577,9 +585,9 @@ static void *raw_consumer(void *arg)
 	return NULL;
 }
 
-static double run_model_tt(u32 depth, u32 ms)
+static double run_model_tt(u32 depth, u32 ms, u32 rpw)
 {
-	struct opts o = { "edge", 1, depth, 0, false, 0, -1 };
+	struct opts o = { "edge", 1, depth, 0, false, 0, -1, rpw };
 	struct tt *t = calloc(1, sizeof(*t));
 	struct q *q;
 	pthread_t th;
@@ -660,7 +668,7 @@ static double run_raw_tt(u32 depth, u32 ms)
 
 static int cmd_twothread(const struct opts *o)
 {
-	double ev = run_model_tt(o->inflight, o->ms);
+	double ev = run_model_tt(o->inflight, o->ms, o->rpw);
 	double raw = run_raw_tt(o->inflight, o->ms);
 
 	printf("events_per_s_depth_%u=%.0f\n", o->inflight, ev);
@@ -672,7 +680,7 @@ static int cmd_twothread(const struct opts *o)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { "edge", 1, 1, 20000, false, 500, -1 };
+	struct opts o = { "edge", 1, 1, 20000, false, 500, -1, 1 };
 	int i;
 
 	if (argc < 2)
@@ -700,11 +708,14 @@ int main(int argc, char **argv)
 			o.ms = (u32)atoi(v);
 		else if (!strcmp(a, "--cpu"))
 			o.cpu = atoi(v);
+		else if (!strcmp(a, "--rpw"))
+			o.rpw = (u32)atoi(v);
 		else
 			die("unknown option");
 	}
 	if (!o.entries || o.entries + o.busy > EDGE_EKT_ENTRIES || !o.inflight ||
-	    o.inflight > EDGE_MAX_RING_ENTRIES || !o.events)
+	    o.inflight > EDGE_MAX_RING_ENTRIES || !o.events || !o.rpw ||
+	    o.rpw > EDGE_MAX_REQUESTS_PER_WARP)
 		die("bad option value");
 	if (!strcmp(argv[1], "model"))
 		return cmd_model(&o);

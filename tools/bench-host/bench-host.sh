@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The host benchmark of the front end's fast path (bench-host.c): callgrind
-# instructions per event, the same path's ns per event on the wall clock
-# (bench-host time: make bench runs it in the guest too), the two-thread
-# comparison with a raw SPSC ring, and the cost of cancelling a
-# GPU-filling kernel.  Prints name=value lines.
+# instructions per event (also per request of a batched event warp), the
+# same path's ns per event on the wall clock (bench-host time: make bench
+# runs it in the guest too), the two-thread comparison with a raw SPSC
+# ring (at depth 256 batched, 32 requests a warp, and unbatched), and the
+# cost of cancelling a GPU-filling kernel.  Prints name=value lines.
 #
 #   bench-host.sh                    the whole benchmark
 #   bench-host.sh --check CEILING    TAP: each instruction count against
@@ -69,12 +70,18 @@ v[model_insn_per_event_1_inflight]=${v[model_insn_per_event_idle]}
 for d in 16 256 1024; do
 	v[model_insn_per_event_${d}_inflight]=$(insn --inflight $d)
 done
+# Batched event warps of 32 requests: per request, at depth (full warps)
+# and alone (each waits out its gather wait).
+v[model_insn_per_event_batched_256_inflight]=$(insn --inflight 256 --rpw 32)
+v[model_insn_per_event_batched_1_inflight]=$(insn --rpw 32)
 names="model_insn_per_event_idle model_insn_per_event_busy
 	model_insn_per_event_busy_h100 model_insn_per_event_1_entry
 	model_insn_per_event_8_entries model_insn_per_event_32_entries
 	model_insn_per_event_64_entries model_insn_per_event_1_inflight
 	model_insn_per_event_16_inflight model_insn_per_event_256_inflight
-	model_insn_per_event_1024_inflight"
+	model_insn_per_event_1024_inflight
+	model_insn_per_event_batched_256_inflight
+	model_insn_per_event_batched_1_inflight"
 
 if [ "$mode" = --ceiling ]; then
 	echo "# bench-host instruction ceilings: measured + 10 %."
@@ -114,11 +121,19 @@ echo "inflight_cost_ratio=$(ratio "${v[model_insn_per_event_1024_inflight]}" \
 # One thread, wall clock: ns per event of the path and of its consume.
 "$bin" time --cpu 0 --events 200000
 "$bin" time --busy --cpu 0 --events 200000
-# Two threads, wall clock: ratios within one run only.
+# Two threads, wall clock: ratios within one run only.  At depth 256 the
+# plain names are batched event warps of 32 requests (EDGE's), the
+# unbatched run beside them with _unbatched.
 for d in 1 16 256; do
 	"$bin" twothread --depth $d --ms 400 >"$tmp/tt.$d"
-	cat "$tmp/tt.$d"
+	if [ $d = 256 ]; then
+		sed 's/^\([a-z_]*_depth_256\)=/\1_unbatched=/' "$tmp/tt.$d"
+	else
+		cat "$tmp/tt.$d"
+	fi
 done
+"$bin" twothread --depth 256 --rpw 32 --ms 400
+echo "requests_per_warp_depth_256=32"
 # Unsuffixed: one user entry at depth 1, as edge-bench's events_per_s.
 sed -n 's/^\(events_per_s\|raw_ring_events_per_s\|events_vs_raw_ring_ratio\)_depth_1=/\1=/p' \
 	"$tmp/tt.1"

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <ctype.h>
 #include <unistd.h>
-#include <malloc.h>
 #include <errno.h>
 
 #include "cp/cp.h"
@@ -639,16 +638,6 @@ int jobsim_main(int argc, char **argv)
 	int opt;
 	u32 ri, pi, k;
 
-	/*
-	 * Each run allocates the model (edge_simt_init, the CP's job pool)
-	 * and frees it.  glibc gave the freed top of the heap back to the
-	 * kernel every time, so every run faulted in and zeroed ~1.5 MB
-	 * again (45000 page faults for one workload, ~5 % of its time).
-	 * Keep it: the next run reuses it.  Allocation sizes and contents
-	 * are the same, so is every result.
-	 */
-	mallopt(M_TRIM_THRESHOLD, 256 << 20);
-	mallopt(M_MMAP_THRESHOLD, 64 << 20);
 	optind = 1;
 	while ((opt = getopt(argc, argv, "P:r:R:nH")) != -1) {
 		if (opt == 'H') {

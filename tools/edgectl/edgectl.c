@@ -13,9 +13,17 @@
  *   edgectl [-j [-p]] sched show dev edgeN
  *   edgectl sched set dev edgeN [policy P] [victim V] [queue Q] [KNOB N]...
  *   edgectl [-j] monitor [-n COUNT]
- *   edgectl top [-n ITERATIONS] [dev edgeN]
+ *   edgectl [-j] top [-n ITERATIONS] [dev edgeN]
  *   edgectl [-j] place mem SIZE threads N blocks N [policy NAME]
  *                [hold | -- CMD [ARG]...]
+ *   edgectl -V | help | complete [WORD]...
+ *
+ * -j: one JSON array per command; monitor and top write JSON lines
+ * instead, one object per line, flushed as it is written, so that a
+ * reader of the stream (or of what a kill left) reads whole objects.
+ * A keyword edgectl does not know is named, with the nearest one it
+ * knows; a value the kernel refuses prints its extack: the message, the
+ * attribute and the policy's limits.
  *
  * libnl 3.7 has no extack helper: NETLINK_EXT_ACK is set on the socket
  * and the error callback reads the errno and the kernel's message from
@@ -37,6 +45,7 @@
 #include <netlink/genl/ctrl.h>
 #include <linux/netlink.h>
 #include <linux/edge_netlink.h>
+#include "edge_nearest.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -45,17 +54,28 @@
 #define NETLINK_EXT_ACK 11
 #endif
 
-enum kind { K_U32, K_S32, K_U64, K_STR, K_FLAG };
+enum kind { K_U32, K_S32, K_U64, K_STR, K_FLAG, K_ENUM };
 
-/* How each attribute prints: its name in output, its type. */
+/* The spec's enums (Documentation/netlink/specs/edge.yaml), by value. */
+static const char * const time_names[] = { "real", "virtual", NULL };
+static const char * const fn_names[] = {
+	"invalid", "nop", "echo", "udp-ping", "lpm4", "crc32c", "icmp-echo",
+	NULL
+};
+static const char * const job_names[] = {
+	"queued", "parse", "held", "ready", "running", NULL
+};
+
+/* How each attribute prints: its name in output, its type, its names. */
 static const struct {
 	const char *name;
 	enum kind kind;
+	const char * const *names;
 } attrs[EDGE_A_MAX + 1] = {
 	[EDGE_A_DEV_INDEX] = { "index", K_U32 },
 	[EDGE_A_DEV_NAME] = { "dev", K_STR },
 	[EDGE_A_PRESET] = { "preset", K_STR },
-	[EDGE_A_TIME_MODE] = { "time", K_U32 },
+	[EDGE_A_TIME_MODE] = { "time", K_ENUM, time_names },
 	[EDGE_A_EKT_USED] = { "ekt_used", K_U32 },
 	[EDGE_A_POLL_IDLE_US] = { "poll_idle_us", K_U32 },
 	[EDGE_A_TIME_SCALE_PCT] = { "time_scale_pct", K_U32 },
@@ -74,7 +94,7 @@ static const struct {
 	[EDGE_A_JOBS_CANCELLED] = { "jobs_cancelled", K_U64 },
 	[EDGE_A_EKT_ID] = { "id", K_U32 },
 	[EDGE_A_EKT_OWNER_PID] = { "pid", K_U32 },
-	[EDGE_A_EKT_FUNC] = { "func", K_U32 },
+	[EDGE_A_EKT_FUNC] = { "func", K_ENUM, fn_names },
 	[EDGE_A_EKT_GRID_X] = { "grid_x", K_U32 },
 	[EDGE_A_EKT_GRID_Y] = { "grid_y", K_U32 },
 	[EDGE_A_EKT_GRID_Z] = { "grid_z", K_U32 },
@@ -108,7 +128,7 @@ static const struct {
 	[EDGE_A_JOB_ID] = { "job", K_U64 },
 	[EDGE_A_JOB_OWNER_PID] = { "pid", K_U32 },
 	[EDGE_A_JOB_QUEUE] = { "queue", K_U32 },
-	[EDGE_A_JOB_STATE] = { "state", K_U32 },
+	[EDGE_A_JOB_STATE] = { "state", K_ENUM, job_names },
 	[EDGE_A_JOB_DEADLINE_NS] = { "deadline_ns", K_U64 },
 	[EDGE_A_JOB_AGE_NS] = { "age_ns", K_U64 },
 	[EDGE_A_JOB_KERNELS] = { "kernels", K_U32 },
@@ -133,28 +153,44 @@ static const struct {
 	/* EDGE_A_EKT_LAT_HIST: not printed; edgectl top reads it. */
 };
 
-/* sched set's words: attribute, and whether it takes a name. */
-static const struct {
-	const char *word;
-	int attr;
-	bool str;
-} sched_words[] = {
-	{ "policy", EDGE_A_SCHED_POLICY, true },
-	{ "victim", EDGE_A_SCHED_VICTIM, true },
-	{ "queue", EDGE_A_QUEUE_POLICY, true },
-	{ "tb", EDGE_A_TB_POLICY, true },
-	{ "flush", EDGE_A_SCHED_FLUSH, false },
-	{ "reserve_pct", EDGE_A_SCHED_RESERVE_PCT, false },
-	{ "dispatch_cycles", EDGE_A_SCHED_DISPATCH_CYCLES, false },
-	{ "sched_wait_cycles", EDGE_A_SCHED_WAIT_CYCLES, false },
-	{ "ctx_bytes_per_cycle", EDGE_A_SCHED_CTX_BYTES_PER_CYCLE, false },
-	{ "skip_event_exec", EDGE_A_SCHED_SKIP_EVENT_EXEC, false },
-	{ "parse_ns", EDGE_A_CP_PARSE_NS, false },
-	{ "host_ns", EDGE_A_CP_HOST_NS, false },
-	{ "predict_ns", EDGE_A_CP_PREDICT_NS, false },
-	{ "profile_ns", EDGE_A_CP_PROFILE_NS, false },
-	{ "prema_ns", EDGE_A_CP_PREMA_NS, false },
+/*
+ * The keywords, for the "did you mean" of a mistyped one and for bash
+ * completion (edgectl complete, tools/edgectl/edgectl.bash): each
+ * context's words, NULL-terminated.
+ */
+static const char * const objects[] = {
+	"dev", "ekt", "job", "stats", "sched", "monitor", "top", "place",
+	"help", NULL
 };
+static const char * const dev_cmds[] = { "show", "add", "del", "set", NULL };
+static const char * const show_cmds[] = { "show", NULL };
+static const char * const sched_cmds[] = { "show", "set", NULL };
+static const char * const dev_add_words[] = {
+	"preset", "virtual", "real", "index", NULL
+};
+static const char * const dev_set_words[] = {
+	"poll_idle_us", "time_scale_pct", "cpu", NULL
+};
+static const char * const place_words[] = {
+	"mem", "threads", "blocks", "policy", "hold", "--", NULL
+};
+static const char * const monitor_words[] = { "-n", NULL };
+static const char * const top_words[] = { "-n", "dev", NULL };
+
+/*
+ * sched set's knobs: each is set by its name in sched show's output
+ * (attrs[]); a string attribute takes a name, the others a number.
+ */
+static const int sched_attrs[] = {
+	EDGE_A_SCHED_POLICY, EDGE_A_SCHED_VICTIM, EDGE_A_QUEUE_POLICY,
+	EDGE_A_TB_POLICY, EDGE_A_SCHED_FLUSH, EDGE_A_SCHED_RESERVE_PCT,
+	EDGE_A_SCHED_DISPATCH_CYCLES, EDGE_A_SCHED_WAIT_CYCLES,
+	EDGE_A_SCHED_CTX_BYTES_PER_CYCLE, EDGE_A_SCHED_SKIP_EVENT_EXEC,
+	EDGE_A_CP_PARSE_NS, EDGE_A_CP_HOST_NS, EDGE_A_CP_PREDICT_NS,
+	EDGE_A_CP_PROFILE_NS, EDGE_A_CP_PREMA_NS,
+};
+
+#define N_SCHED	(sizeof(sched_attrs) / sizeof(sched_attrs[0]))
 
 static const char * const ntf_names[] = {
 	[EDGE_CMD_DEV_ADD_NTF] = "dev add",
@@ -170,6 +206,8 @@ static const char * const ntf_names[] = {
 };
 
 static bool json, pretty, show_stats;
+/* -j for monitor and top: JSON lines, one object a line, no array. */
+static bool json_lines;
 static int nobjs;		/* objects printed in the JSON array */
 
 struct ctx {
@@ -183,6 +221,13 @@ struct ctx {
 	void *arg;
 	struct nlmsghdr *cur;	/* the message @each is called for */
 	bool done;		/* the ack, the dump's end or an error came */
+	/* The request in flight, for the extack's attribute offset. */
+	struct nlmsghdr *sent;
+	int bad_attr;		/* the attribute the kernel named, or 0 */
+	/* The policy's limits for it (NLMSGERR_ATTR_POLICY), when sent. */
+	bool has_min, has_max;
+	int64_t min;
+	uint64_t max;
 };
 
 static void die(const char *fmt, const char *arg)
@@ -193,9 +238,8 @@ static void die(const char *fmt, const char *arg)
 	exit(1);
 }
 
-static void usage(void)
-{
-	fputs("usage: edgectl [-j [-p]] [-s] OBJECT COMMAND [ARGS]\n"
+static const char usage_text[] =
+	"usage: edgectl [-j [-p]] [-s] OBJECT COMMAND [ARGS]\n"
 	      "  dev show [[dev] edgeN]\n"
 	      "  dev add [preset NAME] [virtual|real] [index N]\n"
 	      "  dev del [dev] edgeN\n"
@@ -209,7 +253,36 @@ static void usage(void)
 	      "  monitor [-n COUNT]\n"
 	      "  top [-n ITERATIONS] [dev edgeN]\n"
 	      "  place mem SIZE[K|M|G] threads N blocks N [policy sa|cg|mgb-alg2|mgb-alg3]\n"
-	      "        [hold | -- CMD [ARG]...]\n", stderr);
+	      "        [hold | -- CMD [ARG]...]\n"
+	      "  help\n"
+	      "edgectl -V: its version.  Documentation/edgectl.rst, man edgectl.\n";
+
+static void usage(void)
+{
+	fputs(usage_text, stderr);
+	exit(2);
+}
+
+/*
+ * @got is not one of @known, or lacks its value: name it and the
+ * nearest known word, not the whole usage; exit 2 as usage() does.
+ */
+static void bad_word(const char *got, const char * const *known)
+{
+	const char *best = edge_nearest(got, known);
+	int i;
+
+	for (i = 0; known[i]; i++) {
+		if (!strcmp(got, known[i])) {
+			fprintf(stderr, "edgectl: \"%s\" needs a value\n", got);
+			exit(2);
+		}
+	}
+	fprintf(stderr, "edgectl: unknown keyword \"%s\"", got);
+	if (best)
+		fprintf(stderr, ", did you mean \"%s\"?\n", best);
+	else
+		fprintf(stderr, " (edgectl help)\n");
 	exit(2);
 }
 
@@ -231,17 +304,22 @@ static void json_str(const char *s)
 static void print_value(int t, struct nlattr *a)
 {
 	switch (attrs[t].kind) {
-	case K_U32:
-		if (t == EDGE_A_TIME_MODE) {
-			const char *m = nla_get_u32(a) == EDGE_NL_TIME_VIRTUAL ?
-					"virtual" : "real";
+	case K_ENUM: {
+		const char * const *n = attrs[t].names;
+		uint32_t v = nla_get_u32(a), i;
 
-			if (json)
-				json_str(m);
-			else
-				fputs(m, stdout);
-			break;
-		}
+		for (i = 0; n[i] && i < v; i++)
+			;
+		/* A value newer than edgectl: its number. */
+		if (!n[i])
+			printf("%" PRIu32, v);
+		else if (json)
+			json_str(n[i]);
+		else
+			fputs(n[i], stdout);
+		break;
+	}
+	case K_U32:
 		printf("%" PRIu32, nla_get_u32(a));
 		break;
 	case K_S32:
@@ -269,7 +347,10 @@ static void print_obj(const char *what, struct nlattr **tb, bool stats)
 	int t;
 
 	if (json) {
-		printf("%s%s{", nobjs++ ? "," : "", pretty ? "\n  " : "");
+		if (json_lines)
+			putchar('{');
+		else
+			printf("%s%s{", nobjs++ ? "," : "", pretty ? "\n  " : "");
 		if (what) {
 			printf("\"event\":");
 			json_str(what);
@@ -299,7 +380,9 @@ static void print_obj(const char *what, struct nlattr **tb, bool stats)
 		}
 		first = false;
 	}
-	if (json)
+	if (json_lines)
+		puts("}");
+	else if (json)
 		printf("%s}", pretty ? "\n  " : "");
 	else
 		putchar('\n');
@@ -327,28 +410,81 @@ static int valid_cb(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-/* The errno and extack message of an NLMSG_ERROR. */
+/* The policy's limits of a refused attribute (NLMSGERR_ATTR_POLICY). */
+static void ext_policy(struct ctx *c, struct nlattr *nest)
+{
+	struct nlattr *a;
+	int len = nla_len(nest);
+
+	for (a = nla_data(nest); nla_ok(a, len); a = nla_next(a, &len)) {
+		switch (nla_type(a)) {
+		case NL_POLICY_TYPE_ATTR_MIN_VALUE_S:
+			c->has_min = true;
+			c->min = (int64_t)nla_get_u64(a);
+			break;
+		case NL_POLICY_TYPE_ATTR_MIN_VALUE_U:
+			c->has_min = true;
+			c->min = (int64_t)nla_get_u64(a);
+			break;
+		case NL_POLICY_TYPE_ATTR_MAX_VALUE_S:
+		case NL_POLICY_TYPE_ATTR_MAX_VALUE_U:
+			c->has_max = true;
+			c->max = nla_get_u64(a);
+			break;
+		}
+	}
+}
+
+/*
+ * An error's errno and its extack, from the TLVs at @a (@h's end): the
+ * message, the attribute at fault (its offset in our request, whose type
+ * names it) and its policy's limits.
+ */
+static int ext_ack(struct ctx *c, int err, struct nlmsghdr *h,
+		   struct nlattr *a)
+{
+	int len = (char *)h + h->nlmsg_len - (char *)a;
+	uint32_t off;
+
+	c->err = err;
+	c->msg[0] = 0;
+	c->bad_attr = 0;
+	c->has_min = c->has_max = false;
+	if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
+		return NL_STOP;
+	for (; nla_ok(a, len); a = nla_next(a, &len)) {
+		switch (nla_type(a)) {
+		case NLMSGERR_ATTR_MSG:
+			snprintf(c->msg, sizeof(c->msg), "%s",
+				 (char *)nla_data(a));
+			break;
+		case NLMSGERR_ATTR_OFFS:
+			off = nla_get_u32(a);
+			if (c->sent && off + NLA_HDRLEN <= c->sent->nlmsg_len)
+				c->bad_attr = nla_type((struct nlattr *)
+						((char *)c->sent + off));
+			break;
+		case NLMSGERR_ATTR_POLICY:
+			ext_policy(c, a);
+			break;
+		case NLMSGERR_ATTR_MISS_TYPE:	/* a missing one */
+			c->bad_attr = nla_get_u32(a);
+			break;
+		}
+	}
+	return NL_STOP;
+}
+
+/* The errno and extack of an NLMSG_ERROR. */
 static int error_cb(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 {
 	struct nlmsghdr *h = (struct nlmsghdr *)e - 1;
 	struct ctx *c = arg;
-	struct nlattr *a;
-	int len;
 
-	c->err = e->error;
-	c->msg[0] = 0;
 	c->done = true;
-	if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
-		return NL_STOP;
-	a = (struct nlattr *)((char *)e + sizeof(*e) +
-			      ((h->nlmsg_flags & NLM_F_CAPPED) ? 0 :
-			       NLMSG_ALIGN(e->msg.nlmsg_len - NLMSG_HDRLEN)));
-	len = (char *)h + h->nlmsg_len - (char *)a;
-	for (; nla_ok(a, len); a = nla_next(a, &len))
-		if (nla_type(a) == NLMSGERR_ATTR_MSG)
-			snprintf(c->msg, sizeof(c->msg), "%s",
-				 (char *)nla_data(a));
-	return NL_STOP;
+	return ext_ack(c, e->error, h, (struct nlattr *)((char *)e + sizeof(*e) +
+		       ((h->nlmsg_flags & NLM_F_CAPPED) ? 0 :
+			NLMSG_ALIGN(e->msg.nlmsg_len - NLMSG_HDRLEN))));
 }
 
 /*
@@ -360,8 +496,7 @@ static int end_cb(struct nl_msg *msg, void *arg)
 {
 	struct nlmsghdr *h = nlmsg_hdr(msg);
 	struct ctx *c = arg;
-	struct nlattr *a;
-	int len, err;
+	int err;
 
 	c->done = true;
 	if (h->nlmsg_type != NLMSG_DONE ||
@@ -370,17 +505,8 @@ static int end_cb(struct nl_msg *msg, void *arg)
 	memcpy(&err, nlmsg_data(h), sizeof(err));
 	if (err >= 0)
 		return NL_STOP;
-	c->err = err;
-	c->msg[0] = 0;
-	if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
-		return NL_STOP;
-	a = (struct nlattr *)((char *)nlmsg_data(h) + NLMSG_ALIGN(sizeof(int)));
-	len = (char *)h + h->nlmsg_len - (char *)a;
-	for (; nla_ok(a, len); a = nla_next(a, &len))
-		if (nla_type(a) == NLMSGERR_ATTR_MSG)
-			snprintf(c->msg, sizeof(c->msg), "%s",
-				 (char *)nla_data(a));
-	return NL_STOP;
+	return ext_ack(c, err, h, (struct nlattr *)((char *)nlmsg_data(h) +
+					NLMSG_ALIGN(sizeof(int))));
 }
 
 static void ctx_open(struct ctx *c)
@@ -421,6 +547,10 @@ static int xfer(struct ctx *c, struct nl_msg *m)
 	c->done = false;
 	/* nl_send_auto() asks for an ack: a do ends with it. */
 	ret = nl_send_auto(c->sk, m);
+	free(c->sent);
+	c->sent = malloc(nlmsg_hdr(m)->nlmsg_len);
+	if (c->sent)
+		memcpy(c->sent, nlmsg_hdr(m), nlmsg_hdr(m)->nlmsg_len);
 	nlmsg_free(m);
 	if (ret < 0)
 		die("send: %s", nl_geterror(ret));
@@ -431,8 +561,20 @@ static int xfer(struct ctx *c, struct nl_msg *m)
 			die("receive: %s", nl_geterror(ret));
 	}
 	if (c->err) {
-		fprintf(stderr, "edgectl: %s%s%s\n", strerror(-c->err),
+		fprintf(stderr, "edgectl: %s%s%s", strerror(-c->err),
 			c->msg[0] ? ": " : "", c->msg);
+		if (c->bad_attr > 0 && c->bad_attr <= EDGE_A_MAX &&
+		    attrs[c->bad_attr].name)
+			fprintf(stderr, ": %s", attrs[c->bad_attr].name);
+		/* An unsigned policy's 0 is no news: "max N" then. */
+		if (c->has_min && c->min && c->has_max)
+			fprintf(stderr, " (%" PRId64 "..%" PRIu64 ")", c->min,
+				c->max);
+		else if (c->has_min && !c->has_max)
+			fprintf(stderr, " (min %" PRId64 ")", c->min);
+		else if (c->has_max)
+			fprintf(stderr, " (max %" PRIu64 ")", c->max);
+		fputc('\n', stderr);
 		exit(1);
 	}
 	return 0;
@@ -604,7 +746,7 @@ static int cmd_dev(struct ctx *c, int argc, char **argv)
 				argc -= 2;
 				argv += 2;
 			} else {
-				usage();
+				bad_word(argv[0], dev_add_words);
 			}
 		}
 		c->each = show_each;
@@ -631,13 +773,13 @@ static int cmd_dev(struct ctx *c, int argc, char **argv)
 			else if (!strcmp(argv[0], "cpu"))
 				nla_put_u32(m, EDGE_A_CPU, (uint32_t)atoi(argv[1]));
 			else
-				usage();
+				bad_word(argv[0], dev_set_words);
 		}
 		if (argc)
-			usage();
+			bad_word(argv[0], dev_set_words);
 		return xfer(c, m);
 	}
-	usage();
+	bad_word(sub, dev_cmds);
 	return 2;
 }
 
@@ -680,6 +822,18 @@ static int cmd_stats(struct ctx *c, int argc, char **argv)
 	return show_dev(c, argc, argv, EDGE_CMD_STATS_GET, 0);
 }
 
+/* bad_word() over sched set's words. */
+static void sched_bad_word(const char *got)
+{
+	const char *w[N_SCHED + 1];
+	unsigned int i;
+
+	for (i = 0; i < N_SCHED; i++)
+		w[i] = attrs[sched_attrs[i]].name;
+	w[i] = NULL;
+	bad_word(got, w);
+}
+
 static int cmd_sched(struct ctx *c, int argc, char **argv)
 {
 	const char *sub = argc ? argv[0] : "show";
@@ -693,24 +847,29 @@ static int cmd_sched(struct ctx *c, int argc, char **argv)
 	if (!strcmp(sub, "show"))
 		return show_dev(c, argc, argv, EDGE_CMD_SCHED_GET, 0);
 	if (strcmp(sub, "set"))
-		usage();
+		bad_word(sub, sched_cmds);
 	m = req(c, EDGE_CMD_SCHED_SET, 0);
 	nla_put_u32(m, EDGE_A_DEV_INDEX, dev_arg(&argc, &argv));
 	if (!argc)
 		usage();
 	for (; argc >= 2; argc -= 2, argv += 2) {
-		for (i = 0; i < sizeof(sched_words) / sizeof(sched_words[0]); i++)
-			if (!strcmp(argv[0], sched_words[i].word))
+		/* "tb", tb_policy's short name from before. */
+		const char *w = strcmp(argv[0], "tb") ? argv[0] : "tb_policy";
+		int a;
+
+		for (i = 0; i < N_SCHED; i++)
+			if (!strcmp(w, attrs[sched_attrs[i]].name))
 				break;
-		if (i == sizeof(sched_words) / sizeof(sched_words[0]))
-			usage();
-		if (sched_words[i].str)
-			nla_put_string(m, sched_words[i].attr, argv[1]);
+		if (i == N_SCHED)
+			sched_bad_word(argv[0]);
+		a = sched_attrs[i];
+		if (attrs[a].kind == K_STR)
+			nla_put_string(m, a, argv[1]);
 		else
-			nla_put_u32(m, sched_words[i].attr, number(argv[1]));
+			nla_put_u32(m, a, number(argv[1]));
 	}
 	if (argc)
-		usage();
+		sched_bad_word(argv[0]);
 	return xfer(c, m);
 }
 
@@ -743,7 +902,6 @@ static int cmd_monitor(struct ctx *c, long count)
 			    &count);
 	if (nl_socket_add_membership(c->sk, grp))
 		die("%s", "cannot join the monitor group");
-	json_begin();
 	while (count) {
 		ret = nl_recvmsgs_default(c->sk);
 		/* genl_set_err(-ENOBUFS): the kernel lost one for us. */
@@ -754,7 +912,6 @@ static int cmd_monitor(struct ctx *c, long count)
 		if (ret < 0)
 			die("receive: %s", nl_geterror(ret));
 	}
-	json_end();
 	return 0;
 }
 
@@ -867,6 +1024,18 @@ static void top_print_dev(const struct top_state *s, uint32_t d, bool delta)
 
 	if (!n->seen)
 		return;
+	if (json_lines) {
+		printf("%s{\"dev\":\"edge%u\",\"preemptions\":%" PRIu64
+		       ",\"tb_preemptions\":%" PRIu64, nobjs++ ? "," : "", d,
+		       n->preempt, n->tb_preempt);
+		if (delta && p->seen)
+			printf(",\"preemptions_per_s\":%" PRIu64
+			       ",\"tb_preemptions_per_s\":%" PRIu64,
+			       n->preempt - p->preempt,
+			       n->tb_preempt - p->tb_preempt);
+		putchar('}');
+		return;
+	}
 	if (delta && p->seen)
 		printf("edge%u: preemptions/s %" PRIu64 " (warp) %" PRIu64
 		       " (tb), in all %" PRIu64 " %" PRIu64 "\n", d,
@@ -894,6 +1063,16 @@ static void top_print_row(const struct top_state *s, const struct top_row *r,
 				     p->hist[j] : 0);
 	if (p && p->completed <= r->completed)
 		rate = r->completed - p->completed;
+	if (json_lines) {
+		printf("%s{\"dev\":\"edge%u\",\"id\":%u,\"pid\":%u,"
+		       "\"events_per_s\":%" PRIu64 ",\"completed\":%" PRIu64
+		       ",\"cancelled\":%" PRIu64 ",\"inflight\":%u,"
+		       "\"p50\":\"%s\",\"p99\":\"%s\"}", nobjs++ ? "," : "",
+		       r->dev, r->id, r->pid, rate, r->completed, r->cancelled,
+		       r->inflight, top_pct(h, 50, b50, sizeof(b50)),
+		       top_pct(h, 99, b99, sizeof(b99)));
+		return;
+	}
 	printf("edge%-3u %4u %7u %10" PRIu64 " %12" PRIu64 " %10" PRIu64
 	       " %8u %8s %8s\n", r->dev, r->id, r->pid, rate, r->completed,
 	       r->cancelled, r->inflight, top_pct(h, 50, b50, sizeof(b50)),
@@ -934,17 +1113,32 @@ static int cmd_top(struct ctx *c, long iters, int onedev)
 			nla_put_u32(m, EDGE_A_DEV_INDEX, devs[1 + d]);
 			xfer(c, m);
 		}
-		if (iters < 0)
-			printf("\033[H\033[J");
-		printf("edgectl top: %u device(s), %d entries%s\n", devs[0], s.n,
-		       it ? ", last second" : ", since registration");
-		for (d = 0; d < (int)devs[0]; d++)
-			top_print_dev(&s, devs[1 + d], it > 0);
-		printf("%-7s %4s %7s %10s %12s %10s %8s %8s %8s\n", "dev", "id",
-		       "pid", "events/s", "completed", "cancelled", "inflight",
-		       "p50", "p99");
-		for (i = 0; i < s.n; i++)
-			top_print_row(&s, &s.now[i], it > 0);
+		if (json_lines) {
+			/* One view a line: {"view", "devices", "entries"}. */
+			printf("{\"view\":\"%s\",\"devices\":[",
+			       it ? "last second" : "since registration");
+			nobjs = 0;
+			for (d = 0; d < (int)devs[0]; d++)
+				top_print_dev(&s, devs[1 + d], it > 0);
+			printf("],\"entries\":[");
+			nobjs = 0;
+			for (i = 0; i < s.n; i++)
+				top_print_row(&s, &s.now[i], it > 0);
+			puts("]}");
+		} else {
+			if (iters < 0)
+				printf("\033[H\033[J");
+			printf("edgectl top: %u device(s), %d entries%s\n",
+			       devs[0], s.n,
+			       it ? ", last second" : ", since registration");
+			for (d = 0; d < (int)devs[0]; d++)
+				top_print_dev(&s, devs[1 + d], it > 0);
+			printf("%-7s %4s %7s %10s %12s %10s %8s %8s %8s\n",
+			       "dev", "id", "pid", "events/s", "completed",
+			       "cancelled", "inflight", "p50", "p99");
+			for (i = 0; i < s.n; i++)
+				top_print_row(&s, &s.now[i], it > 0);
+		}
 		fflush(stdout);
 		if (iters < 0 || it + 1 < iters)
 			sleep(1);
@@ -1034,7 +1228,7 @@ static int cmd_place(struct ctx *c, int argc, char **argv)
 			continue;
 		}
 		if (argc < 2)
-			usage();
+			bad_word(argv[0], place_words);
 		if (!strcmp(argv[0], "mem"))
 			nla_put_u64(m, EDGE_A_PLACE_MEM, size_arg(argv[1]));
 		else if (!strcmp(argv[0], "threads"))
@@ -1044,7 +1238,7 @@ static int cmd_place(struct ctx *c, int argc, char **argv)
 		else if (!strcmp(argv[0], "policy"))
 			nla_put_string(m, EDGE_A_PLACE_POLICY, argv[1]);
 		else
-			usage();
+			bad_word(argv[0], place_words);
 		argc -= 2;
 		argv += 2;
 	}
@@ -1085,14 +1279,57 @@ static int cmd_place(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Bash completion (tools/edgectl/edgectl.bash): the words that may
+ * follow @argv, from the keyword tables above, one a line.
+ */
+static int complete(int argc, char **argv)
+{
+	const char * const *w = objects;
+	const char *obj = argc ? argv[0] : "";
+	const char *sub = argc > 1 ? argv[1] : "";
+	unsigned int i;
+
+	if (argc >= 1) {
+		w = NULL;
+		if (!strcmp(obj, "dev"))
+			w = argc == 1 ? dev_cmds :
+			    !strcmp(sub, "add") ? dev_add_words :
+			    !strcmp(sub, "set") ? dev_set_words : NULL;
+		else if (!strcmp(obj, "ekt") || !strcmp(obj, "job") ||
+			 !strcmp(obj, "stats"))
+			w = argc == 1 ? show_cmds : NULL;
+		else if (!strcmp(obj, "sched") && argc == 1)
+			w = sched_cmds;
+		else if (!strcmp(obj, "place"))
+			w = place_words;
+		else if (!strcmp(obj, "monitor"))
+			w = monitor_words;
+		else if (!strcmp(obj, "top"))
+			w = top_words;
+		if (!strcmp(obj, "sched") && !strcmp(sub, "set")) {
+			for (i = 0; i < N_SCHED; i++)
+				puts(attrs[sched_attrs[i]].name);
+			return 0;
+		}
+	}
+	for (; w && *w; w++)
+		puts(*w);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ctx c;
 	long count = -1;
-	int opt;
+	int opt, i;
 
-	while ((opt = getopt(argc, argv, "+jpsh")) != -1) {
+	while ((opt = getopt(argc, argv, "+jpshV")) != -1) {
 		switch (opt) {
+		case 'V':
+			printf("edgectl: the edge generic netlink family, version %d\n",
+			       EDGE_FAMILY_VERSION);
+			return 0;
 		case 'j':
 			json = true;
 			break;
@@ -1110,6 +1347,21 @@ int main(int argc, char **argv)
 	argv += optind;
 	if (!argc)
 		usage();
+	if (!strcmp(argv[0], "help")) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (!strcmp(argv[0], "complete"))
+		return complete(argc - 1, argv + 1);
+	for (i = 0; objects[i] && strcmp(argv[0], objects[i]); i++)
+		;
+	if (!objects[i])
+		bad_word(argv[0], objects);
+	/* monitor and top are streams: JSON lines, never pretty. */
+	if (json && (!strcmp(argv[0], "monitor") || !strcmp(argv[0], "top"))) {
+		json_lines = true;
+		pretty = false;
+	}
 	ctx_open(&c);
 	if (!strcmp(argv[0], "dev"))
 		return cmd_dev(&c, argc - 1, argv + 1);
@@ -1139,11 +1391,11 @@ int main(int argc, char **argv)
 				argc -= 2;
 				argv += 2;
 			} else {
-				usage();
+				bad_word(argv[0], top ? top_words : monitor_words);
 			}
 		}
 		return top ? cmd_top(&c, count, onedev) : cmd_monitor(&c, count);
 	}
-	usage();
+	bad_word(argv[0], objects);
 	return 2;
 }

@@ -60,6 +60,9 @@ if [[ -z $suites ]]; then
 	done <"$payload/suites.list"
 	echo "# debug kernel: $(wc -w <<<"$suites") suites; not here (tools/vm/debug-skip.txt):" \
 		"$(grep -v -e '^#' -e '^$' "$vm/debug-skip.txt" | awk '{ print $1 }' | tr '\n' ' ')"
+	# YNL's python (~6 MB of the initramfs) only for the suite that
+	# runs it.
+	[[ " $suites " == *" edge_ynl_test.sh "* ]] || rm -rf "$payload/py" "$payload/ynl"
 fi
 if [[ -n $suites ]]; then
 	keep=$(mktemp -d)

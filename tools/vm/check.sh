@@ -164,7 +164,7 @@ cat "$build/bench-host.tap"
 taps+=("$build/bench-host.tap")
 
 # Per-run counts become comments: the totals are printed once, at the end.
-percount() { sed -E 's/^(guest_fuzz_calls|packet_torture_frames|faults_injected|debug_kernel_reports|unplug_torture_rounds)=/# per run: &/' "$@"; }
+percount() { sed -E 's/^(guest_fuzz_calls|packet_torture_frames|faults_injected|debug_kernel_reports|unplug_torture_rounds|ynl_interop)=/# per run: &/' "$@"; }
 
 # The kselftests on one stock kernel: its module build (build/kmod-SERIES),
 # its guest modules, a payload (build/payload-SERIES), the guest run
@@ -240,6 +240,13 @@ echo "faults_injected=$(sumval faults_injected "$build/debug.tap")"
 # The unplug torture's dev add/del rounds, all kernels (issue 23: >= 200).
 echo "unplug_torture_rounds=$(sumval unplug_torture_rounds "${stock_taps[@]}" "$build/debug.tap")"
 echo "debug_kernel_reports=$(sumval debug_kernel_reports "$build/debug.out")"
+# The kernel's YNL client against edge (edge_ynl_test.sh): a do, a dump
+# and a subscription, ok on every stock kernel.
+ynl_interop=ok
+for t in "${stock_taps[@]}"; do
+	grep -q '^ynl_interop=ok$' "$t" 2>/dev/null || ynl_interop=failed
+done
+echo "ynl_interop=$ynl_interop"
 # Each stock kernel's kselftests again, beside the totals.
 printf '%s\n' "${stock_counts[@]}"
 

@@ -10,6 +10,7 @@ pkgs=(
 	libnl-genl-3-dev
 	libnl-route-3-dev netcat-openbsd  # edge_netrx: the veth pair; nc -u, the UDP client
 	python3-yaml                      # tools/nlspec-check.py (make check)
+	python3-jsonschema                # the spec against the kernel's schema (make lint)
 	python3-docutils                  # tools/rst-check.py (make lint); rst2man (libedge)
 	python3-pygments                  # rst2man's code blocks (a Recommends of docutils)
 	man-db                            # man -l of libedge's pages (tools/libedge/pc-test.sh)

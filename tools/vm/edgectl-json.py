@@ -13,6 +13,9 @@ import base64
 import json
 import sys
 
+# Streams (monitor, top): JSON lines, one object a line, not an array;
+# monitor_killed is what a kill -9 left of one.
+LINES = {'monitor', 'monitor_killed', 'top'}
 # The fields each object of a command must have.
 MUST = {
     'dev_show': {'dev', 'index', 'preset', 'time', 'mem_total', 'mem_used',
@@ -22,6 +25,8 @@ MUST = {
     'ekt_show': {'id', 'pid', 'func', 'ring', 'submitted', 'kernel'},
     'stats': {'index', 'submitted', 'completed', 'jobs_done'},
     'monitor': {'event', 'dev'},
+    'monitor_killed': {'event', 'dev'},
+    'top': {'view', 'devices', 'entries'},
     'sched_show': {'index', 'policy', 'victim', 'queue', 'prema_ns'},
     'place': {'dev', 'index', 'place_id', 'mem', 'policy'},
 }
@@ -39,7 +44,13 @@ def main():
     for i, parts in enumerate(lines, 1):
         name = parts[1]
         try:
-            doc = json.loads(base64.b64decode(parts[2] if len(parts) > 2 else ''))
+            text = base64.b64decode(parts[2] if len(parts) > 2 else '')
+            if name in LINES:
+                doc = [json.loads(l) for l in text.decode().splitlines()]
+                if not all(isinstance(o, dict) for o in doc):
+                    raise ValueError('a line is not an object')
+            else:
+                doc = json.loads(text)
             if not isinstance(doc, list) or not doc:
                 raise ValueError('not a non-empty array')
             for o in doc:

@@ -36,6 +36,26 @@ exec "$d/ld-linux-x86-64.so.2" --library-path "$d" "$d/nc.openbsd" "$@"
 EOF2
 	chmod +x "$out/nc/nc"
 fi
+# The kernel's YNL client and Debian's python3 for edge_ynl_test.sh
+# (tools/vm/payload-ynl.sh), from linux-source-6.12 (make ynl).  Without
+# them the suite bails out: a failure, not an absence.  Made once into
+# BUILD_DIR/ynl-payload (again when the spec or the script changes),
+# under a lock: make check's stock and debug lanes make payloads at once.
+ynl_src=$cache/linux-source-6.12
+if [[ -f $ynl_src/tools/net/ynl/cli.py ]]; then
+	ynl_cache=$build/ynl-payload
+	(
+		flock 9
+		stamp=$ynl_cache/.done
+		if [[ ! -f $stamp || $top/Documentation/netlink/specs/edge.yaml -nt $stamp ||
+			$top/tools/vm/payload-ynl.sh -nt $stamp ]]; then
+			rm -rf "$ynl_cache"
+			"$top/tools/vm/payload-ynl.sh" "$ynl_cache" "$ynl_src"
+			touch "$stamp"
+		fi
+	) 9>"$build/.ynl-payload.lock"
+	cp -r "$ynl_cache/py" "$ynl_cache/ynl" "$out/"
+fi
 cp -r "$build/guest/selftests" "$out/selftests"
 # The suites the guest must run, from the sources (a binary that did not
 # build or was not copied is then a failure, not an absence), and the

@@ -275,7 +275,7 @@ struct edge_warp_state {
  */
 struct edge_register {
 	__u32 size;
-	__u32 flags;			/* must be 0 */
+	__u32 flags;			/* EDGE_REGISTER_*, else 0 */
 	__u32 func;			/* enum edge_func */
 	__u32 priority;			/* 0 .. EDGE_PRIO_MAX */
 	__u32 grid_x, grid_y, grid_z;
@@ -315,13 +315,42 @@ struct edge_register {
 	 * reservation first, so the job is not counted twice.
 	 */
 	__u64 mem_bytes;
+	/*
+	 * VER5: batched event warps (EDGE's "requests per event warp"),
+	 * read only with EDGE_REGISTER_WARP_BATCH in @flags (without it
+	 * both must be 0, and every event is a warp of its own).  The
+	 * front end gathers up to @requests_per_warp rung events of the
+	 * entry into one event warp, launched once, and completes each in
+	 * its own CQE with its own status.  A warp is launched when it is
+	 * full, or @gather_ns of model time after the oldest event it
+	 * holds was first seen (0: EDGE_GATHER_NS_DEFAULT), so a lone
+	 * event is never held longer.  @warp_cycles is then a full warp's
+	 * time; a warp of fewer requests is timed as Documentation/uapi.rst
+	 * "Batched event warps" says.
+	 */
+	__u32 requests_per_warp;	/* in: 1 .. EDGE_MAX_REQUESTS_PER_WARP */
+	__u32 gather_ns;		/* in: 0 .. EDGE_MAX_GATHER_NS */
 };
+
+/* struct edge_register.flags */
+#define EDGE_REGISTER_WARP_BATCH	0x1U	/* read requests_per_warp */
+
+/* One request a thread of a 32-thread warp, as EDGE's event kernels. */
+#define EDGE_MAX_REQUESTS_PER_WARP	32
+/*
+ * A partial warp waits at most this long by default: under one IPv4
+ * event warp's run time (EDGE: ~2,300 cycles, 3.3 us at the edge
+ * preset's 700 MHz), so a lone event waits no longer than it runs.
+ */
+#define EDGE_GATHER_NS_DEFAULT		3000
+#define EDGE_MAX_GATHER_NS		1000000	/* 1 ms */
 
 #define EDGE_REGISTER_SIZE_VER0	136
 #define EDGE_REGISTER_SIZE_VER1	200
 #define EDGE_REGISTER_SIZE_VER2	216
 #define EDGE_REGISTER_SIZE_VER3	224
 #define EDGE_REGISTER_SIZE_VER4	232
+#define EDGE_REGISTER_SIZE_VER5	240
 
 /**
  * struct edge_unregister - EDGE_IOC_UNREGISTER_EVENT (edgeUnregisterEvent)

@@ -1,34 +1,29 @@
 /* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
-/*
- * The "edge" generic netlink family: devices made and removed at run
- * time, their tables, statistics and knobs, a "monitor" group, and the
- * placement probe of a user-level scheduler (place, place-release).
- *
- * Documentation/netlink/specs/edge.yaml is the source of truth; this
- * header must agree with it (tools/nlspec-check.py, run by make check).
- */
+/* Do not edit directly, auto-generated from: */
+/*	Documentation/netlink/specs/edge.yaml */
+/* YNL-GEN uapi header */
+
 #ifndef _UAPI_LINUX_EDGE_NETLINK_H
 #define _UAPI_LINUX_EDGE_NETLINK_H
 
 #define EDGE_FAMILY_NAME	"edge"
 #define EDGE_FAMILY_VERSION	1
 
-#define EDGE_MCGRP_MONITOR	"monitor"
-
-/*
- * EDGE_A_EKT_LAT_HIST: an entry's event latencies (dispatch to
- * completion, model ns) as EDGE_LAT_HIST_BUCKETS __u64 counts; bucket 0
- * holds 0 ns, bucket i > 0 holds [2^(i-1), 2^i) ns, the last one also
- * everything above.
- */
 #define EDGE_LAT_HIST_BUCKETS	32
 
-enum edge_time_mode {
+/**
+ * enum edge_nl_time - A device's time mode (time-mode).
+ */
+enum edge_nl_time {
 	EDGE_NL_TIME_REAL,
 	EDGE_NL_TIME_VIRTUAL,
 };
 
-enum edge_nl_job_state {
+/**
+ * enum edge_nl_job - Where a job is in the command processor (job-get's
+ *   job-state).
+ */
+enum edge_nl_job {
 	EDGE_NL_JOB_QUEUED,
 	EDGE_NL_JOB_PARSE,
 	EDGE_NL_JOB_HELD,
@@ -37,8 +32,7 @@ enum edge_nl_job_state {
 };
 
 enum {
-	EDGE_A_UNSPEC,
-	EDGE_A_PAD,
+	EDGE_A_PAD = 1,
 	EDGE_A_DEV_INDEX,
 	EDGE_A_DEV_NAME,
 	EDGE_A_PRESET,
@@ -124,8 +118,7 @@ enum {
 };
 
 enum {
-	EDGE_CMD_UNSPEC,
-	EDGE_CMD_DEV_GET,
+	EDGE_CMD_DEV_GET = 1,
 	EDGE_CMD_DEV_ADD,
 	EDGE_CMD_DEV_DEL,
 	EDGE_CMD_DEV_SET,
@@ -150,5 +143,7 @@ enum {
 	__EDGE_CMD_MAX,
 	EDGE_CMD_MAX = (__EDGE_CMD_MAX - 1)
 };
+
+#define EDGE_MCGRP_MONITOR	"monitor"
 
 #endif /* _UAPI_LINUX_EDGE_NETLINK_H */
