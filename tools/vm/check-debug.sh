@@ -92,12 +92,26 @@ if [[ -n $suites ]]; then
 	done <"$payload/suites.list" >"$payload/suites.list.new"
 	mv "$payload/suites.list.new" "$payload/suites.list"
 fi
+# The debug kernel has no ACPI, so no HPET nor PM timer to calibrate its
+# clocks against, and its PIT loops fail under TCG.  The TSC's frequency
+# is the host's (tools/vm/tsc-khz.c: under TCG the guest reads the host's
+# counter).  The local APIC timer's period is QEMU's: its APIC timer
+# counts at 1 GHz (APIC_BUS_CYCLE_NS), 4,000,000 a jiffy at the debug
+# kernel's HZ=250 (Kconfig's default; the stock kernels calibrate
+# 3,996,955 against the HPET).  Without it the timer fails the kernel's
+# check against the PIT, and with it high-resolution timers: every sleep
+# then ends on a 4 ms tick, late.
+tsc=$build/tsc-khz
+gcc -O2 -o "$tsc" "$vm/tsc-khz.c" && khz=$("$tsc") && [[ $khz =~ ^[0-9]+$ ]] || {
+	echo "check-debug: cannot measure the host's TSC frequency" >&2
+	exit 1
+}
 # Keep going after the first report so that all are counted (the run
 # fails anyway): no panic on WARN, every KASAN report printed.
 guest=0
 if ! "$vm/run-guest.sh" --kernel "$DEBUG_BZIMAGE" --payload "$payload" \
 	--mode check --timeout "${GUEST_TIMEOUT:-1800}" --out "$build/debug" \
-	--append "panic_on_warn=0 kasan_multi_shot" --alloc-failures-ok; then
+	--append "panic_on_warn=0 kasan_multi_shot tsc_early_khz=$khz lapic_timer_period=4000000${DEBUG_APPEND:+ $DEBUG_APPEND}" --alloc-failures-ok; then
 	status=1
 	guest=1
 fi

@@ -41,6 +41,30 @@ stage_failed() {
 	failed_stages+=(--failed-stage "$1")
 }
 
+# Where the time goes (Documentation/testing.rst): each stage's wall
+# seconds and the CPU seconds of the processes it ran (this shell's
+# children's user+sys, from /proc), printed as it ends:
+# "# stage_seconds: NAME wall=W cpu=C".  The debug lane prints its own.
+stage_name='' stage_w0=0 stage_c0=0
+child_cpu() {
+	local s
+	read -r s </proc/$$/stat
+	s=${s##*) }
+	# shellcheck disable=SC2086 # the fields, split
+	set -- $s
+	echo $((${14} + ${15}))
+}
+stage() {
+	local c now=$SECONDS tck
+	tck=$(getconf CLK_TCK)
+	if [[ -n $stage_name ]]; then
+		c=$(child_cpu)
+		echo "# stage_seconds: $stage_name wall=$((now - stage_w0)) cpu=$(((c - stage_c0) / tck))"
+	fi
+	stage_name=$1 stage_w0=$now stage_c0=$(child_cpu)
+	[[ -n $1 ]] && echo "== $2"
+}
+
 # The debug kernel's part runs beside the rest, from the start: its build
 # (tools/vm/debug-kernel/build.sh: ~12 min of both cores from a fresh
 # clone), edge.ko built against it and the guest run
@@ -51,26 +75,33 @@ stage_failed() {
 # its stderr build/debug-lane.log.
 rm -f "$build/debug.tap" "$build/debug-reports.tap"
 (
+	t0=$SECONDS
 	"$vm/debug-kernel/build.sh" "$cache" || exit 1
-	exec "$vm/check-debug.sh" "$build"
+	echo "debug lane: kernel ready after $((SECONDS - t0)) s; CPU (user, sys) so far:" >&2
+	times >&2
+	"$vm/check-debug.sh" "$build"
+	rc=$?
+	echo "debug lane: done after $((SECONDS - t0)) s; CPU (user, sys) of the lane:" >&2
+	times >&2
+	exit $rc
 ) >"$build/debug.out" 2>"$build/debug-lane.log" &
 debug_lane=$!
 
-echo "== host: tap-summary.sh's self-test (what must fail does)"
+stage "tap-summary-test" "host: tap-summary.sh's self-test (what must fail does)"
 if ! "$vm/tap-summary-test.sh" >"$build/tap-summary-test.tap" 2>&1; then
 	stage_failed tap-summary-test
 fi
 cat "$build/tap-summary-test.tap"
 taps+=("$build/tap-summary-test.tap")
 
-echo "== lint: checkpatch --strict, sparse"
+stage "lint" "lint: checkpatch --strict, sparse"
 if ! "$top/tools/lint.sh" >"$build/lint.tap" 2>&1; then
 	stage_failed lint
 fi
 cat "$build/lint.tap"
 taps+=("$build/lint.tap")
 
-echo "== host: the netlink spec and its uapi header agree"
+stage "nlspec" "host: the netlink spec and its uapi header agree"
 {
 	echo "TAP version 13"
 	echo "1..1"
@@ -81,7 +112,7 @@ echo "== host: the netlink spec and its uapi header agree"
 cat "$build/nlspec.tap"
 taps+=("$build/nlspec.tap")
 
-echo "== host: edge-sim's timeline (-T) parses and matches its run"
+stage "simtrace" "host: edge-sim's timeline (-T) parses and matches its run"
 if ! make -s -C "$top/tools/edge-sim" O="$build/host" trace-check \
 	>"$build/simtrace.tap" 2>&1; then
 	stage_failed simtrace
@@ -89,7 +120,7 @@ fi
 cat "$build/simtrace.tap"
 taps+=("$build/simtrace.tap")
 
-echo "== host: edge-sim refuses a bad value of every input key (exit 2, key named)"
+stage "siminput" "host: edge-sim refuses a bad value of every input key (exit 2, key named)"
 # tools/edge-sim/input-check.sh: 145 cases, ~8 s of CPU; TAP, its plan last.
 if ! make -s -C "$top/tools/edge-sim" O="$build/host" input-check \
 	>"$build/siminput.tap" 2>&1; then
@@ -98,14 +129,14 @@ fi
 cat "$build/siminput.tap"
 taps+=("$build/siminput.tap")
 
-echo "== host: emul/ unit tests (ASan+UBSan)"
+stage "host-tests" "host: emul/ unit tests (ASan+UBSan)"
 if ! make -s -C "$top" host-tests >"$build/host.tap" 2>"$build/host.err"; then
 	stage_failed host-tests
 fi
 cat "$build/host.tap"
 taps+=("$build/host.tap")
 
-echo "== host: libFuzzer targets (validators, ring consumer, model knobs, CP), fixed runs"
+stage "fuzz" "host: libFuzzer targets (validators, ring consumer, model knobs, CP), fixed runs"
 if ! make -s -C "$top/selftests/fuzz" O="$build/host/fuzz" run \
 	>"$build/fuzz.tap" 2>"$build/fuzz.err"; then
 	stage_failed fuzz
@@ -113,7 +144,7 @@ fi
 cat "$build/fuzz.tap"
 taps+=("$build/fuzz.tap")
 
-echo "== host: every make repro-* in full, its CSVs and headline against the committed ones"
+stage "repro" "host: every make repro-* in full, its CSVs and headline against the committed ones"
 # tools/vm/repro-check.sh: byte-identical, or within its REPRO_TOL (one
 # unit of a fraction's last digit); prints repro_csv_identical=N/M.
 if ! "$vm/repro-check.sh" "$build" >"$build/repro.tap" 2>&1; then
@@ -122,7 +153,7 @@ fi
 cat "$build/repro.tap"
 taps+=("$build/repro.tap")
 
-echo "== host: fast-path instruction ceilings (callgrind, tools/bench-host)"
+stage "bench-host" "host: fast-path instruction ceilings (callgrind, tools/bench-host)"
 # A change that makes the front end's path slower fails here until
 # tools/bench-host/ceiling.txt is consciously raised.
 if ! make -s -C "$top/tools/bench-host" O="$build/host" check \
@@ -144,7 +175,7 @@ stock_taps=()
 stock_counts=()
 stock_guest() {
 	local k=$1 t0=$SECONDS out=$build/check-$1 counts skipped
-	echo "== guest: kselftests on Debian's $k"
+	stage "stock-$k" "guest: kselftests on Debian's $k"
 	rm -f "$out.tap" "$build/edgectl-json-$k.tap"
 	taps+=("$out.tap" "$build/edgectl-json-$k.tap")
 	stock_taps+=("$out.tap")
@@ -164,7 +195,7 @@ stock_guest() {
 	fi
 	percount "$out.tap"
 
-	echo "== host: edgectl -j output from the $k guest parses as JSON"
+	stage "edgectl-json-$k" "host: edgectl -j output from the $k guest parses as JSON"
 	"$vm/edgectl-json.py" "$out.tap" >"$build/edgectl-json-$k.tap" ||
 		stage_failed "edgectl-json $k"
 	cat "$build/edgectl-json-$k.tap"
@@ -180,7 +211,7 @@ for k in "${KERNELS[@]}"; do
 	stock_guest "$k"
 done
 
-echo "== guest: make shell CMD=... (one short boot; issue 28)"
+stage "shell-test" "guest: make shell CMD=... (one short boot; issue 28)"
 # On the newest kernel, with the modules its stock run built.
 if ! "$vm/shell-test.sh" CACHE="$cache" KERNEL="${KERNELS[-1]}" \
 	SHELL_KO="$build/kmod-${KERNELS[-1]}/src" >"$build/shell-test.tap" 2>&1; then
@@ -189,12 +220,13 @@ fi
 cat "$build/shell-test.tap"
 taps+=("$build/shell-test.tap")
 
-echo "== guest: kselftests on the debug kernel (KASAN, lockdep, kmemleak, fault injection)"
+stage "debug-wait" "guest: kselftests on the debug kernel (KASAN, lockdep, kmemleak, fault injection)"
 # Started at the top, beside everything else: wait for it here.
 if ! wait "$debug_lane"; then
 	stage_failed "check-debug (see build/debug-lane.log)"
 	tail -n 30 "$build/debug-lane.log" >&2
 fi
+stage "" ""
 percount "$build/debug.out"
 taps+=("$build/debug.tap" "$build/debug-reports.tap")
 

@@ -8,7 +8,6 @@ export EDGE_KO=/edge/edge.ko
 export EDGE_NICSIM_KO=/edge/edge_nicsim.ko
 export EDGE_NETRX_KO=/edge/edge_netrx.ko
 # edge_fault_test's insmod under fail-nth, when the payload has one.
-[ -f /edge/edge-notp.ko ] && export EDGE_KO_NOTP=/edge/edge-notp.ko
 fail=0
 
 load() {

@@ -65,11 +65,6 @@ cp -r "$build/guest/selftests" "$out/selftests"
 cp "$top/tools/vm/skip-allow.txt" "$out/"
 cp "$top/tools/vm/guest.sh" "$out/run.sh"
 cp "$top/tools/vm/kapi-bench.sh" "$out/kapi-bench.sh"
-# The debug kernel's build also has an edge.ko without tracepoints, for
-# edge_fault_test's fail-nth insmod (tools/vm/debug-kernel/module.sh).
-if [[ -f $kodir/edge-notp.ko ]]; then
-	cp "$kodir/edge-notp.ko" "$out/"
-fi
 # The out-of-tree driver sample, built as its author would: make
 # oot-sample's for the tree's kernel, tools/vm/kmod.sh's beside a stock
 # KO_DIR (KO_DIR/../oot).  The debug kernel's KO_DIR has none: its guest
