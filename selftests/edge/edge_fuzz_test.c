@@ -281,6 +281,25 @@ static void mutate_register(struct edge_register *r, uint8_t *tail)
 	}
 }
 
+/*
+ * An accepted registration's flags, as the kernel read them (the first
+ * @size bytes, the rest zero): known ones only, and with
+ * EDGE_REGISTER_WARP_BATCH a request count it allows.
+ */
+static bool register_flags_ok(const struct edge_register *r)
+{
+	struct edge_register k;
+
+	memset(&k, 0, sizeof(k));
+	memcpy(&k, r, r->size < sizeof(k) ? r->size : sizeof(k));
+	if (k.flags & ~EDGE_REGISTER_WARP_BATCH)
+		return false;
+	if (!(k.flags & EDGE_REGISTER_WARP_BATCH))
+		return true;
+	return k.requests_per_warp >= 1 &&
+	       k.requests_per_warp <= EDGE_MAX_REQUESTS_PER_WARP;
+}
+
 static void op_register(void)
 {
 	struct {
@@ -301,8 +320,9 @@ static void op_register(void)
 	if ((uint64_t)a.r.ring_entries * a.r.param_size > (256U << 10) &&
 	    below(8))
 		a.r.ring_entries = 16;
+	/* An unknown flag must fail: keeps the count bounded. */
 	if (st.nent == MAX_ENTS)
-		a.r.flags |= 1;		/* must fail: keep the count bounded */
+		a.r.flags |= 0x80000000U;
 	p = arg_ptr(&a, below(2) ? sizeof(a.r) : 64);
 	r = ioctl(st.fd[i], EDGE_IOC_REGISTER_EVENT, p);
 	check_errno("REGISTER", r, errno,
@@ -312,7 +332,7 @@ static void op_register(void)
 		return;
 	if (!r) {
 		__atomic_add_fetch(&sh->registered_ok, 1, __ATOMIC_RELAXED);
-		if (a.r.flags || a.r.id >= EKT_ENTRIES ||
+		if (!register_flags_ok(&a.r) || a.r.id >= EKT_ENTRIES ||
 		    a.r.ring_entries & (a.r.ring_entries - 1))
 			check_errno("REGISTER accepted a bad struct", -1, 0, 0);
 		if (st.nent < MAX_ENTS) {
