@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "simutil.h"
+#include "../include/edge_nearest.h"
 #include "validate.h"
 #include "gpu/preset.h"
 #include "policy/policy.h"
@@ -123,32 +124,6 @@ void sim_bad(const char *who, const char *where, const char *key,
 	sim_exit(2);
 }
 
-/* Edit distance, for the nearest known key: names are short. */
-static unsigned int lev(const char *a, const char *b)
-{
-	unsigned int d[64], i, j, la = strlen(a), lb = strlen(b), prev, t;
-
-	if (la > 62 || lb > 62)
-		return 100;
-	for (j = 0; j <= lb; j++)
-		d[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = d[0];
-		d[0] = i;
-		for (j = 1; j <= lb; j++) {
-			t = d[j];
-			d[j] = prev + (tolower((unsigned char)a[i - 1]) !=
-					 tolower((unsigned char)b[j - 1]));
-			if (d[j - 1] + 1 < d[j])
-				d[j] = d[j - 1] + 1;
-			if (t + 1 < d[j])
-				d[j] = t + 1;
-			prev = t;
-		}
-	}
-	return d[lb];
-}
-
 /**
  * sim_nearest() - the known name nearest @name
  * @name: what the input said
@@ -165,7 +140,7 @@ const char *sim_nearest(const char *name, const char *const *known)
 	for (; *known; known++) {
 		/* A prefix of a name ("h100" of "h100-like") is nearest. */
 		d = !strncmp(*known, name, strlen(name)) ? 1 :
-		    2 * lev(name, *known);
+		    2 * edge_distance(name, *known);
 		if (d < bd) {
 			bd = d;
 			best = *known;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The known word nearest a mistyped one, for the tools' "did you mean"
- * (edgectl's keywords; edge-sim's keys and names have their own copy in
- * tools/edge-sim/simutil.c, which may come to use this one).
+ * The known word nearest a mistyped one, for the tools' "did you mean":
+ * edgectl's keywords, and edge-sim's keys and names (sim_nearest() in
+ * tools/edge-sim/simutil.c, which ranks a prefix first).
  */
 #ifndef _EDGE_NEAREST_H
 #define _EDGE_NEAREST_H
