@@ -479,6 +479,21 @@ static bool gather_fire(struct edge_model *m, const struct edge_ev *ev)
 }
 
 /*
+ * @n events taken from @ent's ring: sq.head moves, and they count as
+ * submitted and in flight until each completes.
+ */
+static void take_events(struct edge_model *m, struct edge_ekt_entry *ent,
+			u32 n)
+{
+	edge_ring_consume(&ent->ring, n);
+	m->poll_head[ent->id] = ent->ring.head;
+	ent->inflight += n;
+	ent->submitted += n;
+	m->inflight += n;
+	m->st.submitted += n;
+}
+
+/*
  * poll_entry() of a batched entry: what the ring holds goes as warps of
  * up to requests_per_warp requests, one launch each.  Full warps go at
  * once; the partial one stays in the ring (not consumed: sq.head does
@@ -513,12 +528,7 @@ static noinline u32 poll_batched(struct edge_model *m,
 		ent->gather_due = 0;
 	else if (avail - n < rpw)
 		gather_arm(m, ent);
-	edge_ring_consume(&ent->ring, n);
-	m->poll_head[ent->id] = ent->ring.head;
-	ent->inflight += n;
-	ent->submitted += n;
-	m->inflight += n;
-	m->st.submitted += n;
+	take_events(m, ent, n);
 	for (w = 0; w < warps; w++) {
 		u32 seq = head + w * rpw, c = n - w * rpw;
 		u64 due = ent->due ? now + ent->k.deadline_ns : 0;
@@ -588,12 +598,7 @@ static u32 poll_entry(struct edge_model *m, struct edge_ekt_entry *ent)
 	 * polling it (a polled dispatch) does not wait for them.  The room
 	 * is the launches' own test, so each of them succeeds.
 	 */
-	edge_ring_consume(&ent->ring, n);
-	m->poll_head[ent->id] = ent->ring.head;
-	ent->inflight += n;
-	ent->submitted += n;
-	m->inflight += n;
-	m->st.submitted += n;
+	take_events(m, ent, n);
 	for (i = 0; i < n; i++) {
 		u32 seq = head + i;
 		/* Earliest deadline first among events of a priority. */
