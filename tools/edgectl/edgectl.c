@@ -101,9 +101,7 @@ static const struct {
 	[EDGE_A_QUEUE_POLICY] = { "queue", K_STR },
 	[EDGE_A_CP_PARSE_NS] = { "parse_ns", K_U32 },
 	[EDGE_A_CP_HOST_NS] = { "host_ns", K_U32 },
-	[EDGE_A_CP_PREDICT_NS] = { "predict_ns", K_U32 },
 	[EDGE_A_CP_PROFILE_NS] = { "profile_ns", K_U32 },
-	[EDGE_A_CP_PREMA_NS] = { "prema_ns", K_U32 },
 	[EDGE_A_TB_POLICY] = { "tb_policy", K_STR },
 	[EDGE_A_JOB_ID] = { "job", K_U64 },
 	[EDGE_A_JOB_OWNER_PID] = { "pid", K_U32 },
@@ -151,9 +149,7 @@ static const struct {
 	{ "skip_event_exec", EDGE_A_SCHED_SKIP_EVENT_EXEC, false },
 	{ "parse_ns", EDGE_A_CP_PARSE_NS, false },
 	{ "host_ns", EDGE_A_CP_HOST_NS, false },
-	{ "predict_ns", EDGE_A_CP_PREDICT_NS, false },
 	{ "profile_ns", EDGE_A_CP_PROFILE_NS, false },
-	{ "prema_ns", EDGE_A_CP_PREMA_NS, false },
 };
 
 static const char * const ntf_names[] = {
@@ -170,6 +166,7 @@ static const char * const ntf_names[] = {
 };
 
 static bool json, pretty, show_stats;
+static struct nlmsghdr *cur_msg;	/* the message print_obj() prints */
 static int nobjs;		/* objects printed in the JSON array */
 
 struct ctx {
@@ -205,7 +202,8 @@ static void usage(void)
 	      "  stats [show] dev edgeN\n"
 	      "  sched show dev edgeN\n"
 	      "  sched set dev edgeN [policy drain|reserve|preempt] [victim V]\n"
-	      "            [queue NAME] [flush MASK] [reserve_pct N] [prema_ns N] ...\n"
+	      "            [queue NAME] [flush MASK] [reserve_pct N] [KNOB N] ...\n"
+	      "            (KNOB: a policy's, as sched show lists them)\n"
 	      "  monitor [-n COUNT]\n"
 	      "  top [-n ITERATIONS] [dev edgeN]\n"
 	      "  place mem SIZE[K|M|G] threads N blocks N [policy sa|cg|mgb-alg2|mgb-alg3]\n"
@@ -262,6 +260,36 @@ static void print_value(int t, struct nlattr *a)
 	}
 }
 
+/*
+ * The policies' knobs (policy-param, one nest each): printed as the
+ * other knobs are, by the name the kernel's descriptor gives.
+ */
+static void print_params(bool first)
+{
+	struct nlattr *a, *tb[EDGE_A_POLICY_PARAM_MAX + 1];
+	int rem;
+
+	if (!cur_msg)
+		return;
+	nlmsg_for_each_attr(a, cur_msg, GENL_HDRLEN, rem) {
+		if (nla_type(a) != EDGE_A_POLICY_PARAM ||
+		    nla_parse_nested(tb, EDGE_A_POLICY_PARAM_MAX, a, NULL) ||
+		    !tb[EDGE_A_POLICY_PARAM_NAME] ||
+		    !tb[EDGE_A_POLICY_PARAM_VALUE])
+			continue;
+		if (json) {
+			printf("%s%s", first ? "" : ",", pretty ? "\n    " : "");
+			json_str(nla_get_string(tb[EDGE_A_POLICY_PARAM_NAME]));
+			putchar(':');
+		} else {
+			printf(" %s ", nla_get_string(tb[EDGE_A_POLICY_PARAM_NAME]));
+		}
+		printf("%" PRIu64,
+		       (uint64_t)nla_get_u64(tb[EDGE_A_POLICY_PARAM_VALUE]));
+		first = false;
+	}
+}
+
 /* One object: @what its kind ("dev", "ekt", "stats", an event name). */
 static void print_obj(const char *what, struct nlattr **tb, bool stats)
 {
@@ -299,6 +327,8 @@ static void print_obj(const char *what, struct nlattr **tb, bool stats)
 		}
 		first = false;
 	}
+	if (tb[EDGE_A_POLICY_PARAM])
+		print_params(first);
 	if (json)
 		printf("%s}", pretty ? "\n  " : "");
 	else
@@ -311,6 +341,7 @@ static int parse(struct nl_msg *msg, struct nlattr **tb, uint8_t *cmd)
 	struct genlmsghdr *g = nlmsg_data(nlmsg_hdr(msg));
 
 	*cmd = g->cmd;
+	cur_msg = nlmsg_hdr(msg);
 	return nla_parse(tb, EDGE_A_MAX, genlmsg_attrdata(g, 0),
 			 genlmsg_attrlen(g, 0), NULL);
 }
@@ -457,6 +488,18 @@ static uint32_t number(const char *s)
 	unsigned long v = strtoul(s, &end, 0);
 
 	if (!*s || *end || v > 0xffffffffUL)
+		die("bad number \"%s\"", s);
+	return v;
+}
+
+static uint64_t number64(const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (!*s || *end || *s == '-' || errno)
 		die("bad number \"%s\"", s);
 	return v;
 }
@@ -702,8 +745,16 @@ static int cmd_sched(struct ctx *c, int argc, char **argv)
 		for (i = 0; i < sizeof(sched_words) / sizeof(sched_words[0]); i++)
 			if (!strcmp(argv[0], sched_words[i].word))
 				break;
-		if (i == sizeof(sched_words) / sizeof(sched_words[0]))
-			usage();
+		if (i == sizeof(sched_words) / sizeof(sched_words[0])) {
+			/* Not the SIMT's nor the CP's: a policy's knob. */
+			struct nlattr *n = nla_nest_start(m, EDGE_A_POLICY_PARAM |
+							  NLA_F_NESTED);
+
+			nla_put_string(m, EDGE_A_POLICY_PARAM_NAME, argv[0]);
+			nla_put_u64(m, EDGE_A_POLICY_PARAM_VALUE, number64(argv[1]));
+			nla_nest_end(m, n);
+			continue;
+		}
 		if (sched_words[i].str)
 			nla_put_string(m, sched_words[i].attr, argv[1]);
 		else
