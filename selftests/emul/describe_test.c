@@ -6,6 +6,8 @@
  * edge-sim) finds, checks and prints by the table alone.
  */
 #include "cp_rig.h"
+#include "fn/func.h"
+#include "validate.h"
 
 /* Every knob of the queue level: unique, a default within its range. */
 TEST(cp_params_describe_themselves)
@@ -170,6 +172,52 @@ TEST(preset_names_literal)
 	}
 	EXPECT_STREQ(EDGE_PRESET_NAMES, buf);
 	EXPECT_EQ(8U, i);
+}
+
+/*
+ * The function table: every ABI id has an entry with its name, compute
+ * and cost, no other id has one, and a function's own check (LPM4's
+ * table) is what registration applies: one that reads no table refuses
+ * one.
+ */
+TEST(function_table)
+{
+	struct edge_lpm_entry route = { .prefix_len = 0, .value = 7 };
+	struct edge_validate_err err;
+	struct edge_register r;
+	struct edge_kdesc k;
+	u32 i;
+
+	EXPECT_EQ(NULL, edge_func_get(EDGE_FN_INVALID));
+	EXPECT_EQ(NULL, edge_func_get(EDGE_FN_MAX + 1));
+	for (i = 1; i <= EDGE_FN_MAX; i++) {
+		const struct edge_fn_def *f = edge_func_get(i);
+
+		ASSERT_NE(NULL, f);
+		EXPECT_NE(NULL, f->name);
+		EXPECT_NE(NULL, f->run);
+		EXPECT_NE(NULL, f->cost);
+		EXPECT_LE(f->param_size, 16U);
+		EXPECT_EQ(!f->state_new, !f->state_free);
+	}
+	r = emul_reg_one_warp();
+	r.func = EDGE_FN_LPM4;
+	memset(&err, 0, sizeof(err));
+	EXPECT_EQ(-EINVAL, edge_validate_register_why(edge_p(), &r, &k, &err));
+	EXPECT_STREQ("table_len", err.field);
+	r.table_ptr = (uintptr_t)&route;
+	r.table_len = sizeof(route);
+	EXPECT_EQ(0, edge_validate_register_why(edge_p(), &r, &k, &err));
+	/* The modelled cost: the registration's, for every builtin. */
+	EXPECT_EQ(r.warp_cycles, k.warp_cycles);
+	r.table_len = sizeof(route) + 1;
+	EXPECT_EQ(-EINVAL, edge_validate_register_why(edge_p(), &r, &k, &err));
+	r.func = EDGE_FN_CRC32C;
+	r.table_len = sizeof(route);
+	memset(&err, 0, sizeof(err));
+	EXPECT_EQ(-EINVAL, edge_validate_register_why(edge_p(), &r, &k, &err));
+	EXPECT_STREQ("table_len", err.field);
+	EXPECT_EQ(0ULL, err.limit);
 }
 
 TEST_HARNESS_MAIN

@@ -21,6 +21,7 @@
 
 #include "gpu/simt.h"
 #include "validate.h"
+#include "fn/func.h"
 #include "simscen.h"
 #include "simtrace.h"
 #include "simutil.h"
@@ -739,21 +740,12 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "functions")) {
-		/*
-		 * The ABI's function ids (uapi/linux/edge.h), 1 to
-		 * EDGE_FN_MAX: a kernel's func.  The model has no name
-		 * table of its own; these are the enum's names.
-		 */
-		static const char *const fn[] = {
-			[EDGE_FN_NOP] = "nop", [EDGE_FN_ECHO] = "echo",
-			[EDGE_FN_UDP_PING] = "udp_ping", [EDGE_FN_LPM4] = "lpm4",
-			[EDGE_FN_CRC32C] = "crc32c",
-			[EDGE_FN_ICMP_ECHO] = "icmp_echo",
-		};
+		/* The model's function table (emul/fn/func.c), by ABI id. */
+		for (i = 1; i <= EDGE_FN_MAX; i++) {
+			const struct edge_fn_def *f = edge_func_get(i);
 
-		for (i = 1; i <= EDGE_FN_MAX; i++)
-			printf("%d %s\n", i, i < (int)ARRAY_SIZE(fn) && fn[i] ?
-			       fn[i] : "?");
+			printf("%d %s\n", i, f ? f->name : "?");
+		}
 		return 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "policies")) {
