@@ -25,7 +25,7 @@ err() {
 }
 
 echo "TAP version 13"
-echo "1..24"
+echo "1..29"
 rmmod edge_nicsim 2>/dev/null
 rmmod edge 2>/dev/null
 insmod "${EDGE_KO:-/edge/edge.ko}" virtual_time=1 || { echo "Bail out! insmod"; exit 1; }
@@ -65,6 +65,11 @@ t sched_show sh -c "$ctl sched show dev edge0 | grep -q 'queue rr'"
 t sched_set $ctl sched set dev edge0 policy preempt queue lax prema_ns 3000
 t sched_took sh -c "[ \$(cat /sys/class/edge/edge0/sched/queue_policy) = lax ] && [ \$(cat /sys/class/edge/edge0/cp/prema_ns) = 3000 ]"
 json sched_show -j sched show dev edge0
+t param_set $ctl param set dev edge0 predict_ns 7000
+t param_took sh -c "[ \$(cat /sys/class/edge/edge0/cp/predict_ns) = 7000 ] && $ctl param show dev edge0 | grep -q 'predict_ns 7000'"
+err param_range "prema_ns: from 1000 to 1000000000" param set dev edge0 prema_ns 999
+err param_unknown "no policy has a knob" param set dev edge0 prema_nsx 5
+t param_reset $ctl param set dev edge0 predict_ns 50000 prema_ns 250000
 rmmod edge_nicsim || nok nicsim_unload
 err bad_preset "unknown preset" dev add preset bogus
 err no_device "no such device" dev del edge7

@@ -204,6 +204,7 @@ static void usage(void)
 	      "  sched set dev edgeN [policy drain|reserve|preempt] [victim V]\n"
 	      "            [queue NAME] [flush MASK] [reserve_pct N] [KNOB N] ...\n"
 	      "            (KNOB: a policy's, as sched show lists them)\n"
+	      "  param set dev edgeN KNOB N [KNOB N]...   (param show: sched show)\n"
 	      "  monitor [-n COUNT]\n"
 	      "  top [-n ITERATIONS] [dev edgeN]\n"
 	      "  place mem SIZE[K|M|G] threads N blocks N [policy sa|cg|mgb-alg2|mgb-alg3]\n"
@@ -1170,7 +1171,8 @@ int main(int argc, char **argv)
 		return cmd_stats(&c, argc - 1, argv + 1);
 	if (!strcmp(argv[0], "job"))
 		return cmd_job(&c, argc - 1, argv + 1);
-	if (!strcmp(argv[0], "sched"))
+	/* param: the policies' knobs, sent and shown as sched's are. */
+	if (!strcmp(argv[0], "sched") || !strcmp(argv[0], "param"))
 		return cmd_sched(&c, argc - 1, argv + 1);
 	if (!strcmp(argv[0], "place"))
 		return cmd_place(&c, argc - 1, argv + 1);
