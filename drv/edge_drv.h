@@ -292,5 +292,6 @@ const char *edge_victim_name(u32 v);
 extern const struct attribute_group *edge_groups[];
 extern const struct attribute_group edge_sched_group;
 extern const struct attribute_group edge_cp_group;
+void edge_sysfs_cp_init(void);
 
 #endif /* _EDGE_DRV_H */

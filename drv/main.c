@@ -24,7 +24,7 @@ MODULE_PARM_DESC(nr_devices, "Number of /dev/edgeN devices at load (0-64, defaul
 
 static char *preset = "edge";
 module_param(preset, charp, 0444);
-MODULE_PARM_DESC(preset, "Model preset: edge, lax or h100-like (default edge)");
+MODULE_PARM_DESC(preset, "Model preset: " EDGE_PRESET_NAMES " (default edge)");
 
 static bool virtual_time;
 module_param(virtual_time, bool, 0444);
@@ -293,6 +293,7 @@ static int __init edge_init(void)
 	p = edge_preset_find(preset);
 	if (!p)
 		return -EINVAL;
+	edge_sysfs_cp_init();
 	ret = alloc_chrdev_region(&edge_devt, 0, EDGE_MAX_DEVICES, "edge");
 	if (ret)
 		return ret;

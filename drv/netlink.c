@@ -54,7 +54,7 @@ static struct netlink_range_validation edge_nl_ns_range = {
 	.max = NSEC_PER_SEC,
 };
 
-/* The CP's profiling and PREMA periods: 1 us to 1 s (emul/cp/cp.c). */
+/* The CP's profiling period: 1 us to 1 s (emul/cp/cp.c). */
 static struct netlink_range_validation edge_nl_period_range = {
 	.min = 1000,
 	.max = NSEC_PER_SEC,
@@ -64,6 +64,15 @@ static struct netlink_range_validation edge_nl_period_range = {
 static struct netlink_range_validation edge_nl_blocks_range = {
 	.min = 1,
 	.max = S32_MAX,
+};
+
+/*
+ * A policy's knob: its name and value here; its range is its
+ * descriptor's (emul/policy/param.h), checked in the doit.
+ */
+static const struct nla_policy edge_nl_param_policy[EDGE_A_POLICY_PARAM_MAX + 1] = {
+	[EDGE_A_POLICY_PARAM_NAME] = { .type = NLA_NUL_STRING, .len = 31 },
+	[EDGE_A_POLICY_PARAM_VALUE] = { .type = NLA_U64 },
 };
 
 static const struct nla_policy edge_nl_policy[EDGE_A_MAX + 1] = {
@@ -88,12 +97,12 @@ static const struct nla_policy edge_nl_policy[EDGE_A_MAX + 1] = {
 	[EDGE_A_QUEUE_POLICY] = { .type = NLA_NUL_STRING, .len = 15 },
 	[EDGE_A_CP_PARSE_NS] = NLA_POLICY_FULL_RANGE(NLA_U32, &edge_nl_ns_range),
 	[EDGE_A_CP_HOST_NS] = NLA_POLICY_FULL_RANGE(NLA_U32, &edge_nl_ns_range),
-	[EDGE_A_CP_PREDICT_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
-						       &edge_nl_ns_range),
+	[EDGE_A_CP_UNUSED_1] = { .type = NLA_REJECT,
+				 .reject_message = "a policy's knob: policy-param" },
 	[EDGE_A_CP_PROFILE_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						       &edge_nl_period_range),
-	[EDGE_A_CP_PREMA_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
-						     &edge_nl_period_range),
+	[EDGE_A_CP_UNUSED_2] = { .type = NLA_REJECT,
+				 .reject_message = "a policy's knob: policy-param" },
 	[EDGE_A_TB_POLICY] = { .type = NLA_NUL_STRING, .len = 15 },
 	[EDGE_A_PLACE_MEM] = NLA_POLICY_MIN(NLA_U64, 1),
 	[EDGE_A_PLACE_THREADS] = NLA_POLICY_RANGE(NLA_U32, 1, 1024),
@@ -101,6 +110,7 @@ static const struct nla_policy edge_nl_policy[EDGE_A_MAX + 1] = {
 						      &edge_nl_blocks_range),
 	[EDGE_A_PLACE_POLICY] = { .type = NLA_NUL_STRING, .len = 15 },
 	[EDGE_A_PLACE_ID] = { .type = NLA_U64 },
+	[EDGE_A_POLICY_PARAM] = NLA_POLICY_NESTED(edge_nl_param_policy),
 };
 
 static_assert(EDGE_EKT_LAT_BUCKETS == EDGE_LAT_HIST_BUCKETS);
@@ -228,6 +238,42 @@ static int edge_nl_put_ekt(struct sk_buff *skb, struct edge_device *ed,
 	return 0;
 }
 
+/* Every queue-level policy's knobs, one nest each, from the descriptors. */
+static int edge_nl_put_params(struct sk_buff *skb, struct edge_device *ed)
+{
+	u32 pol, i;
+	u64 v;
+
+	for (pol = 0; pol < EDGE_POL_NR; pol++) {
+		const struct edge_cp_policy *cpp = edge_cp_policies[pol];
+
+		for (i = 0; i < cpp->nr_params; i++) {
+			const struct edge_param *p = &cpp->params[i];
+			struct nlattr *nest;
+
+			if (edge_model_param_get(&ed->model, p->name, &v))
+				continue;
+			nest = nla_nest_start(skb, EDGE_A_POLICY_PARAM);
+			if (!nest ||
+			    nla_put_string(skb, EDGE_A_POLICY_PARAM_NAME, p->name) ||
+			    nla_put_u64_64bit(skb, EDGE_A_POLICY_PARAM_VALUE, v,
+					      EDGE_A_POLICY_PARAM_PAD) ||
+			    nla_put_u64_64bit(skb, EDGE_A_POLICY_PARAM_RANGE_MIN, p->min,
+					      EDGE_A_POLICY_PARAM_PAD) ||
+			    nla_put_u64_64bit(skb, EDGE_A_POLICY_PARAM_RANGE_MAX, p->max,
+					      EDGE_A_POLICY_PARAM_PAD) ||
+			    nla_put_u64_64bit(skb, EDGE_A_POLICY_PARAM_DEFAULT,
+					      p->def, EDGE_A_POLICY_PARAM_PAD) ||
+			    nla_put_string(skb, EDGE_A_POLICY_PARAM_POLICY,
+					   cpp->name) ||
+			    nla_put_string(skb, EDGE_A_POLICY_PARAM_HELP, p->help))
+				return -EMSGSIZE;
+			nla_nest_end(skb, nest);
+		}
+	}
+	return 0;
+}
+
 /* The scheduling configuration; under ed->lock. */
 static int edge_nl_put_sched(struct sk_buff *skb, struct edge_device *ed)
 {
@@ -251,13 +297,11 @@ static int edge_nl_put_sched(struct sk_buff *skb, struct edge_device *ed)
 			   edge_cp_policy_name(edge_model_policy(&ed->model))) ||
 	    nla_put_u32(skb, EDGE_A_CP_PARSE_NS, cp.parse_ns) ||
 	    nla_put_u32(skb, EDGE_A_CP_HOST_NS, cp.host_ns) ||
-	    nla_put_u32(skb, EDGE_A_CP_PREDICT_NS, cp.predict_ns) ||
 	    nla_put_u32(skb, EDGE_A_CP_PROFILE_NS, cp.profile_ns) ||
-	    nla_put_u32(skb, EDGE_A_CP_PREMA_NS, cp.period_ns) ||
 	    nla_put_string(skb, EDGE_A_TB_POLICY,
 			   edge_tb_policy_name(c->tb_policy)))
 		return -EMSGSIZE;
-	return 0;
+	return edge_nl_put_params(skb, ed);
 }
 
 /* Notifications */
@@ -693,7 +737,7 @@ static int edge_nl_dev_add_doit(struct sk_buff *skb, struct genl_info *info)
 		p = edge_preset_find(nla_data(a[EDGE_A_PRESET]));
 		if (!p) {
 			NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_PRESET],
-					    "unknown preset (edge, lax, h100-like)");
+					    "unknown preset (" EDGE_PRESET_NAMES ")");
 			return -EINVAL;
 		}
 	}
@@ -996,6 +1040,66 @@ static void edge_nl_u32(struct nlattr **a, int type, u32 *v)
 		*v = nla_get_u32(a[type]);
 }
 
+/* A policy's knob to set, checked against its descriptor. */
+struct edge_nl_param {
+	const struct edge_param *p;
+	u64 v;
+};
+
+/*
+ * The request's policy-param nests: each must name a knob and give a
+ * value within its range; the extack says which and the limits.
+ * Returns how many, or a negative errno (nothing is set here).
+ */
+static int edge_nl_params(struct genl_info *info, struct edge_nl_param *out)
+{
+	struct nlattr *tb[EDGE_A_POLICY_PARAM_MAX + 1], *nla;
+	int rem, n = 0, ret;
+
+	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
+		const struct edge_param *p;
+		u64 v;
+
+		if (nla_type(nla) != EDGE_A_POLICY_PARAM)
+			continue;
+		ret = nla_parse_nested(tb, EDGE_A_POLICY_PARAM_MAX, nla,
+				       edge_nl_param_policy, info->extack);
+		if (ret)
+			return ret;
+		if (!tb[EDGE_A_POLICY_PARAM_NAME] ||
+		    !tb[EDGE_A_POLICY_PARAM_VALUE]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nla,
+					    "policy-param needs a name and a value");
+			return -EINVAL;
+		}
+		p = edge_cp_param_find(nla_data(tb[EDGE_A_POLICY_PARAM_NAME]),
+				       NULL);
+		if (!p) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    tb[EDGE_A_POLICY_PARAM_NAME],
+					    "no policy has a knob of this name");
+			return -EINVAL;
+		}
+		v = nla_get_u64(tb[EDGE_A_POLICY_PARAM_VALUE]);
+		if (edge_param_check(p, v)) {
+			/* The descriptor's message: the knob and its limits. */
+			NL_SET_BAD_ATTR(info->extack,
+					tb[EDGE_A_POLICY_PARAM_VALUE]);
+			if (info->extack)
+				info->extack->_msg = p->range;
+			return -EINVAL;
+		}
+		if (n == EDGE_CP_PARAMS_MAX) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nla,
+					    "too many policy-param");
+			return -E2BIG;
+		}
+		out[n].p = p;
+		out[n++].v = v;
+	}
+	return n;
+}
+
 /*
  * Everything is checked (names, ranges, the model's own rules) before
  * anything changes; what the model refuses after the SIMT config was
@@ -1007,22 +1111,26 @@ static int edge_nl_sched_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr **a = info->attrs;
 	struct edge_simt_cfg cfg, old;
 	struct edge_cp_cfg cp, old_cp;
-	int sched, victim, qpol, tbpol, ret;
+	struct edge_nl_param prm[EDGE_CP_PARAMS_MAX];
+	int sched, victim, qpol, tbpol, nprm, ret, i;
 
 	if (IS_ERR(ed))
 		return PTR_ERR(ed);
+	nprm = edge_nl_params(info, prm);
+	if (nprm < 0)
+		return nprm;
 	sched = edge_nl_name(info, EDGE_A_SCHED_POLICY, edge_sched_find);
 	victim = edge_nl_name(info, EDGE_A_SCHED_VICTIM, edge_victim_find);
 	qpol = edge_nl_name(info, EDGE_A_QUEUE_POLICY, edge_cp_policy_find);
 	tbpol = edge_nl_name(info, EDGE_A_TB_POLICY, edge_tb_policy_find);
 	if (sched == -EINVAL) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_SCHED_POLICY],
-				    "unknown SIMT policy (drain, reserve, preempt)");
+				    "unknown SIMT policy");
 		return -EINVAL;
 	}
 	if (victim == -EINVAL) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_SCHED_VICTIM],
-				    "unknown victim (oldest, newest, best)");
+				    "unknown victim");
 		return -EINVAL;
 	}
 	if (qpol == -EINVAL) {
@@ -1057,9 +1165,7 @@ static int edge_nl_sched_set_doit(struct sk_buff *skb, struct genl_info *info)
 		cfg.seed = nla_get_u64(a[EDGE_A_SCHED_SEED]);
 	edge_nl_u32(a, EDGE_A_CP_PARSE_NS, &cp.parse_ns);
 	edge_nl_u32(a, EDGE_A_CP_HOST_NS, &cp.host_ns);
-	edge_nl_u32(a, EDGE_A_CP_PREDICT_NS, &cp.predict_ns);
 	edge_nl_u32(a, EDGE_A_CP_PROFILE_NS, &cp.profile_ns);
-	edge_nl_u32(a, EDGE_A_CP_PREMA_NS, &cp.period_ns);
 	ret = edge_model_set_cfg(&ed->model, &cfg);
 	if (ret) {
 		GENL_SET_ERR_MSG(info, "the SIMT model refused the configuration");
@@ -1077,8 +1183,13 @@ static int edge_nl_sched_set_doit(struct sk_buff *skb, struct genl_info *info)
 			GENL_SET_ERR_MSG(info, "queue policy refused");
 			edge_model_set_cp_timing(&ed->model, &old_cp);
 			edge_model_set_cfg(&ed->model, &old);
+			goto out;
 		}
 	}
+	/* Checked above: each is in its range, and nothing fails now. */
+	for (i = 0; i < nprm; i++)
+		WARN_ON_ONCE(edge_model_param_set(&ed->model, prm[i].p->name,
+						  prm[i].v, NULL));
 out:
 	mutex_unlock(&ed->lock);
 	if (!ret)

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/class/edge/edgeN/cp/: the command processor's costs and periods
- * (emul/cp/cp.c, Documentation/lax.rst).  The policy itself is
- * sched/queue_policy.  Admin only; each write is checked and applied
- * under the model lock, whole or not at all.
+ * /sys/class/edge/edgeN/cp/: the command processor's costs and period
+ * (emul/cp/cp.c, Documentation/lax.rst), and one file per knob of every
+ * queue-level policy, named and checked by the policy's descriptor
+ * (emul/policy/param.h): this file names no policy and no knob of one.
+ * The policy itself is sched/queue_policy.  Admin only; each write is
+ * checked and applied under the model lock, whole or not at all.
  */
 #include <linux/device.h>
 #include <linux/capability.h>
@@ -67,22 +69,81 @@ static ssize_t cp_store(struct device *dev, struct device_attribute *attr,
 static struct edge_cp_attr edge_cp_attrs[] = {
 	EDGE_CP_ATTR(parse_ns, parse_ns),
 	EDGE_CP_ATTR(host_ns, host_ns),
-	EDGE_CP_ATTR(predict_ns, predict_ns),
 	EDGE_CP_ATTR(profile_ns, profile_ns),
-	EDGE_CP_ATTR(prema_ns, period_ns),
 };
 
-/* Listed by index below: an attribute added above goes there too. */
-static_assert(ARRAY_SIZE(edge_cp_attrs) == 5);
+/* A policy's knob: the file's name is the knob's. */
+static ssize_t param_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	struct edge_device *ed = dev_get_drvdata(dev);
+	u64 v;
+	int ret;
 
-static struct attribute *edge_cp_group_attrs[] = {
-	&edge_cp_attrs[0].attr.attr,
-	&edge_cp_attrs[1].attr.attr,
-	&edge_cp_attrs[2].attr.attr,
-	&edge_cp_attrs[3].attr.attr,
-	&edge_cp_attrs[4].attr.attr,
-	NULL,
-};
+	mutex_lock(&ed->lock);
+	ret = edge_model_param_get(&ed->model, attr->attr.name, &v);
+	mutex_unlock(&ed->lock);
+	return ret ? ret : sysfs_emit(buf, "%llu\n", v);
+}
+
+/* Out of the knob's range: -EINVAL, as every other knob of sysfs. */
+static ssize_t param_store(struct device *dev, struct device_attribute *attr,
+			   const char *buf, size_t count)
+{
+	struct edge_device *ed = dev_get_drvdata(dev);
+	u64 v;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	ret = kstrtou64(buf, 0, &v);
+	if (ret)
+		return ret;
+	mutex_lock(&ed->lock);
+	ret = edge_model_param_set(&ed->model, attr->attr.name, v, NULL);
+	mutex_unlock(&ed->lock);
+	if (ret)
+		return -EINVAL;
+	edge_nl_policy_notify(ed);
+	return count;
+}
+
+static struct device_attribute edge_param_attrs[EDGE_CP_PARAMS_MAX];
+
+static struct attribute *edge_cp_group_attrs[ARRAY_SIZE(edge_cp_attrs) +
+					     EDGE_CP_PARAMS_MAX + 1];
+
+/**
+ * edge_sysfs_cp_init() - the cp/ group's files, from the descriptors
+ *
+ * Called once at module load, before any device exists: the costs'
+ * files, then one per queue-level policy knob.  Cannot fail: the host
+ * tests check that the knobs fit EDGE_CP_PARAMS_MAX.
+ */
+void edge_sysfs_cp_init(void)
+{
+	u32 n = 0, k = 0, pol, i;
+
+	for (i = 0; i < ARRAY_SIZE(edge_cp_attrs); i++)
+		edge_cp_group_attrs[n++] = &edge_cp_attrs[i].attr.attr;
+	for (pol = 0; pol < EDGE_POL_NR; pol++) {
+		const struct edge_cp_policy *cpp = edge_cp_policies[pol];
+
+		for (i = 0; i < cpp->nr_params; i++) {
+			struct device_attribute *da = &edge_param_attrs[k];
+
+			if (WARN_ON_ONCE(k == EDGE_CP_PARAMS_MAX))
+				return;
+			sysfs_attr_init(&da->attr);
+			da->attr.name = cpp->params[i].name;
+			da->attr.mode = 0644;
+			da->show = param_show;
+			da->store = param_store;
+			edge_cp_group_attrs[n++] = &da->attr;
+			k++;
+		}
+	}
+}
 
 const struct attribute_group edge_cp_group = {
 	.name = "cp",

@@ -13,22 +13,6 @@
 #include "edge_drv.h"
 #include "netlink.h"
 
-static const char * const sched_names[] = {
-	[EDGE_SCHED_DRAIN] = "drain",
-	[EDGE_SCHED_RESERVE] = "reserve",
-	[EDGE_SCHED_PREEMPT] = "preempt",
-};
-
-static const char * const victim_names[] = {
-	[EDGE_VICTIM_OLDEST] = "oldest",
-	[EDGE_VICTIM_NEWEST] = "newest",
-	[EDGE_VICTIM_BEST] = "best",
-};
-
-static const char * const flush_names[] = {
-	"boost", "ibuf", "loads", "barrier",
-};
-
 static const char * const stall_names[EDGE_STALL_NR] = {
 	[EDGE_STALL_PIPELINE] = "pipeline",
 	[EDGE_STALL_SCOREBOARD] = "scoreboard",
@@ -38,25 +22,25 @@ static const char * const stall_names[EDGE_STALL_NR] = {
 	[EDGE_STALL_MEMBAR] = "membar",
 };
 
-/* The names netlink.c uses too: -EINVAL for an unknown one. */
+/* The model's tables (emul/gpu/strategy.c), for netlink.c too. */
 int edge_sched_find(const char *name)
 {
-	return match_string(sched_names, ARRAY_SIZE(sched_names), name);
+	return edge_name_find(edge_sched_table, EDGE_SCHED_NR, name);
 }
 
 const char *edge_sched_name(u32 v)
 {
-	return v < ARRAY_SIZE(sched_names) ? sched_names[v] : "?";
+	return edge_name_of(edge_sched_table, EDGE_SCHED_NR, v);
 }
 
 int edge_victim_find(const char *name)
 {
-	return match_string(victim_names, ARRAY_SIZE(victim_names), name);
+	return edge_name_find(edge_victim_table, EDGE_VICTIM_NR, name);
 }
 
 const char *edge_victim_name(u32 v)
 {
-	return v < ARRAY_SIZE(victim_names) ? victim_names[v] : "?";
+	return edge_name_of(edge_victim_table, EDGE_VICTIM_NR, v);
 }
 
 static struct edge_device *to_edev(struct device *dev)
@@ -103,10 +87,10 @@ static struct edge_simt_cfg edge_cfg_get(struct edge_device *ed)
 	return cfg;
 }
 
-/* A knob of struct edge_simt_cfg that takes one of a list of names. */
+/* A knob of struct edge_simt_cfg that takes one of a table's names. */
 struct edge_enum_attr {
 	struct device_attribute attr;
-	const char * const *names;
+	const struct edge_name *names;
 	size_t n;
 	size_t off;
 };
@@ -119,7 +103,7 @@ static ssize_t cfg_enum_show(struct device *dev,
 	struct edge_simt_cfg cfg = edge_cfg_get(to_edev(dev));
 	u32 v = *(u32 *)((u8 *)&cfg + ea->off);
 
-	return sysfs_emit(buf, "%s\n", v < ea->n ? ea->names[v] : "?");
+	return sysfs_emit(buf, "%s\n", edge_name_of(ea->names, ea->n, v));
 }
 
 static int parse_enum(struct edge_simt_cfg *cfg, struct device_attribute *attr,
@@ -127,8 +111,12 @@ static int parse_enum(struct edge_simt_cfg *cfg, struct device_attribute *attr,
 {
 	struct edge_enum_attr *ea = container_of(attr, struct edge_enum_attr,
 						 attr);
-	int i = __sysfs_match_string(ea->names, ea->n, buf);
+	char tmp[16];
+	int i;
 
+	if (strscpy(tmp, buf, sizeof(tmp)) < 0)
+		return -EINVAL;
+	i = edge_name_find(ea->names, ea->n, strim(tmp));
 	if (i < 0)
 		return -EINVAL;
 	*(u32 *)((u8 *)cfg + ea->off) = i;
@@ -150,51 +138,28 @@ static ssize_t cfg_enum_store(struct device *dev,
 }
 
 static struct edge_enum_attr edge_enum_attrs[] = {
-	EDGE_ENUM(policy, sched_names, ARRAY_SIZE(sched_names), sched),
-	EDGE_ENUM(victim, victim_names, ARRAY_SIZE(victim_names), victim),
+	EDGE_ENUM(policy, edge_sched_table, EDGE_SCHED_NR, sched),
+	EDGE_ENUM(victim, edge_victim_table, EDGE_VICTIM_NR, victim),
 };
 
 static ssize_t flush_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {
-	u32 f = edge_cfg_get(to_edev(dev)).flush;
-	int i, len = 0;
+	char tmp[64];
 
-	for (i = 0; i < ARRAY_SIZE(flush_names); i++)
-		if (f & BIT(i))
-			len += sysfs_emit_at(buf, len, "%s%s", len ? "," : "",
-					     flush_names[i]);
-	if (!len)
-		len = sysfs_emit(buf, "none");
-	return len + sysfs_emit_at(buf, len, "\n");
+	edge_flush_format(edge_cfg_get(to_edev(dev)).flush, tmp, sizeof(tmp));
+	return sysfs_emit(buf, "%s\n", tmp);
 }
 
-/* "none", "all", or a comma-separated list of optimisation names. */
+/* "none", "all", or optimisation names joined by '+', as edge-sim's. */
 static int parse_flush(struct edge_simt_cfg *cfg,
 		       struct device_attribute *attr, const char *buf)
 {
-	char tmp[64], *p = tmp, *tok;
-	u32 f = 0;
-	int i;
+	char tmp[64];
 
 	if (strscpy(tmp, buf, sizeof(tmp)) < 0)
 		return -EINVAL;
-	strim(tmp);
-	if (!strcmp(tmp, "none"))
-		goto out;
-	if (!strcmp(tmp, "all")) {
-		f = EDGE_FLUSH_ALL;
-		goto out;
-	}
-	while ((tok = strsep(&p, ",")) != NULL) {
-		i = match_string(flush_names, ARRAY_SIZE(flush_names), tok);
-		if (i < 0)
-			return -EINVAL;
-		f |= BIT(i);
-	}
-out:
-	cfg->flush = f;
-	return 0;
+	return edge_flush_parse(strim(tmp), &cfg->flush, NULL);
 }
 
 static ssize_t flush_store(struct device *dev, struct device_attribute *attr,

@@ -1084,6 +1084,35 @@ struct edge_cp_cfg edge_model_cp_cfg(const struct edge_model *m)
 	return m->cp->cfg;
 }
 
+/**
+ * edge_model_param_set() - set a queue-level policy's knob
+ * @m: the model
+ * @name: the knob's name (its policy's descriptor)
+ * @v: the value
+ * @pp: the knob, when found (NULL: unknown); or NULL
+ *
+ * Return: 0, -EINVAL for an unknown name, -ERANGE outside its limits;
+ * then nothing changed.
+ */
+int edge_model_param_set(struct edge_model *m, const char *name, u64 v,
+			 const struct edge_param **pp)
+{
+	return edge_cp_param_set(m->cp, name, v, pp);
+}
+
+/**
+ * edge_model_param_get() - a queue-level policy's knob
+ * @m: the model
+ * @name: the knob's name
+ * @v: its value
+ *
+ * Return: 0, or -EINVAL for an unknown name.
+ */
+int edge_model_param_get(const struct edge_model *m, const char *name, u64 *v)
+{
+	return edge_cp_param_get(m->cp, name, v);
+}
+
 int edge_model_set_cp_timing(struct edge_model *m, const struct edge_cp_cfg *cfg)
 {
 	return edge_cp_set_timing(m->cp, cfg);

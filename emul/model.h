@@ -239,5 +239,8 @@ struct edge_cp_cfg edge_model_cp_cfg(const struct edge_model *m);
 const struct edge_cp_job *edge_model_job_cp(const struct edge_model *m,
 					    u32 slot);
 int edge_model_set_cp_timing(struct edge_model *m, const struct edge_cp_cfg *cfg);
+int edge_model_param_set(struct edge_model *m, const char *name, u64 v,
+			 const struct edge_param **pp);
+int edge_model_param_get(const struct edge_model *m, const char *name, u64 *v);
 
 #endif /* _EDGE_MODEL_H */

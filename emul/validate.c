@@ -5,19 +5,28 @@
  */
 #include "validate.h"
 #include "limits.h"
+#include "fn/func.h"
 
 static bool is_pow2(u32 v)
 {
 	return v && !(v & (v - 1));
 }
 
-/*
- * A refusal: with @err, which field failed, its value, the limit and why,
- * for a tool to print (edge-sim: "file:line: key=value: reason LIMIT").
- * edge.ko passes NULL and answers -EINVAL, as it always has.
+/**
+ * edge_validate_reject() - refuse a registration, saying why
+ * @err: where the refusal goes, or NULL (edge.ko: the errno only)
+ * @field: which field failed
+ * @value: its value
+ * @why: the rule ("at most", "from 1 to", ...)
+ * @limit: its limit
+ *
+ * For a tool to print (edge-sim: "file:line: key=value: reason LIMIT");
+ * a function's own check (struct edge_fn_def.validate) says it the same way.
+ *
+ * Return: -EINVAL.
  */
-static int reject(struct edge_validate_err *err, const char *field, u64 value,
-		  const char *why, u64 limit)
+int edge_validate_reject(struct edge_validate_err *err, const char *field,
+			 u64 value, const char *why, u64 limit)
 {
 	if (err) {
 		err->field = field;
@@ -26,6 +35,13 @@ static int reject(struct edge_validate_err *err, const char *field, u64 value,
 		err->limit = limit;
 	}
 	return -EINVAL;
+}
+
+/* Short, for the many checks below. */
+static int reject(struct edge_validate_err *err, const char *field, u64 value,
+		  const char *why, u64 limit)
+{
+	return edge_validate_reject(err, field, value, why, limit);
 }
 
 /* Each warp-state field's limit: probabilities per mille, stalls bounded. */
@@ -130,13 +146,15 @@ int edge_validate_register_why(const struct edge_preset *p,
 			       struct edge_kdesc *out,
 			       struct edge_validate_err *err)
 {
+	const struct edge_fn_def *fn;
 	u64 threads, warps, regs;
 	int ret;
 
 	if (r->flags & ~EDGE_REGISTER_WARP_BATCH)
 		return reject(err, "flags", r->flags, "known flags only, at most",
 			      EDGE_REGISTER_WARP_BATCH);
-	if (r->func == EDGE_FN_INVALID || r->func > EDGE_FN_MAX)
+	fn = edge_func_get(r->func);
+	if (!fn)
 		return reject(err, "func", r->func, "no such function, at most", EDGE_FN_MAX);
 	if (r->priority > EDGE_PRIO_MAX)
 		return reject(err, "priority", r->priority, "at most", EDGE_PRIO_MAX);
@@ -201,19 +219,14 @@ int edge_validate_register_why(const struct edge_preset *p,
 		return ret;
 	if (r->pad)
 		return reject(err, "pad", r->pad, "reserved, must be", 0);
-	/* Only a function that reads a table takes one, and never empty. */
-	if (r->func == EDGE_FN_LPM4) {
-		if (!r->table_ptr || !r->table_len ||
-		    r->table_len % sizeof(struct edge_lpm_entry) ||
-		    r->table_len > EDGE_LPM_MAX_ENTRIES *
-				   sizeof(struct edge_lpm_entry))
-			return reject(err, "table_len", r->table_len,
-			       "whole LPM entries, at most (bytes)",
-			       EDGE_LPM_MAX_ENTRIES *
-			       sizeof(struct edge_lpm_entry));
+	/* Only a function that reads a table takes one: its check says. */
+	if (fn->validate) {
+		ret = fn->validate(r, err);
+		if (ret)
+			return ret;
 	} else if (r->table_ptr || r->table_len) {
 		return reject(err, "table_len", r->table_len,
-		       "only LPM4 takes a table, must be", 0);
+		       "this function takes no table, must be", 0);
 	}
 	if (r->deadline_ns > EDGE_MAX_DEADLINE_NS)
 		return reject(err, "deadline_ns", r->deadline_ns, "at most",
@@ -236,7 +249,7 @@ int edge_validate_register_why(const struct edge_preset *p,
 	out->smem_per_block = r->smem_per_block;
 	out->param_size = r->param_size;
 	out->ring_entries = r->ring_entries;
-	out->warp_cycles = r->warp_cycles;
+	out->warp_cycles = fn->cost(r);
 	out->ws = r->ws;
 	out->table_len = r->table_len;
 	out->num_tbs = (u64)r->grid_x * r->grid_y * r->grid_z;

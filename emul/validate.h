@@ -79,4 +79,7 @@ int edge_validate_register(const struct edge_preset *p,
 			   const struct edge_register *r,
 			   struct edge_kdesc *out);
 
+int edge_validate_reject(struct edge_validate_err *err, const char *field,
+			 u64 value, const char *why, u64 limit);
+
 #endif /* _EDGE_VALIDATE_H */

@@ -25,15 +25,41 @@ void edge_cp_default_cfg(struct edge_cp_cfg *cfg)
 	cfg->policy = 0;		/* the table's first: the baseline */
 	cfg->parse_ns = 500;		/* four streams per 2 us */
 	cfg->host_ns = 4000;		/* 4 us per kernel, host-device */
-	cfg->predict_ns = 50000;	/* Baymax's 50 us regression */
 	cfg->profile_ns = 100000;	/* 100 us */
-	cfg->period_ns = 250000;	/* PREMA's 250 us interval */
 }
 
 /* Engine room: an action's effect per job, the one served, the tick. */
 u32 edge_cp_engine_room(void)
 {
 	return EDGE_CP_JOBS + 3;
+}
+
+/*
+ * Each policy's private data, its knobs at their defaults: one block per
+ * policy for the CP's life, so that knobs hold across switches.
+ */
+static int policies_init(struct edge_cp *cp)
+{
+	u32 i;
+	int ret;
+
+	for (i = 0; i < EDGE_POL_NR; i++) {
+		const struct edge_cp_policy *pol = edge_cp_policies[i];
+
+		if (!pol->priv_size)
+			continue;
+		cp->priv[i] = edge_zalloc(pol->priv_size);
+		if (!cp->priv[i])
+			return -ENOMEM;
+		edge_param_defaults(pol->params, pol->nr_params, cp->priv[i]);
+		ret = pol->init ? pol->init(cp, cp->priv[i]) : 0;
+		if (ret) {
+			edge_free(cp->priv[i]);
+			cp->priv[i] = NULL;
+			return ret;
+		}
+	}
+	return 0;
 }
 
 int edge_cp_init(struct edge_cp *cp, struct edge_simt *s,
@@ -60,6 +86,10 @@ int edge_cp_init(struct edge_cp *cp, struct edge_simt *s,
 		cp->jobs[i].idx = i;
 		cp->jobs[i].kern = cp->pool + (size_t)i * EDGE_CP_JOB_KERNELS;
 	}
+	if (policies_init(cp)) {
+		edge_cp_fini(cp);
+		return -ENOMEM;
+	}
 	if (edge_engine_reserve(cp->eng, cp->eng->cap + edge_cp_engine_room())) {
 		edge_cp_fini(cp);
 		return -ENOMEM;
@@ -69,31 +99,87 @@ int edge_cp_init(struct edge_cp *cp, struct edge_simt *s,
 
 void edge_cp_fini(struct edge_cp *cp)
 {
+	u32 i;
+
+	for (i = 0; i < EDGE_POL_NR; i++) {
+		const struct edge_cp_policy *pol = edge_cp_policies[i];
+
+		if (!cp->priv[i])
+			continue;
+		if (pol->fini)
+			pol->fini(cp, cp->priv[i]);
+		edge_free(cp->priv[i]);
+		cp->priv[i] = NULL;
+	}
 	edge_free(cp->pool);
 	cp->pool = NULL;
+}
+
+/**
+ * edge_cp_param_set() - set a queue-level policy's knob, by name
+ * @cp: the command processor
+ * @name: the knob's name (every policy's knobs are looked in)
+ * @v: its new value
+ * @pp: where the knob goes, found or not (NULL: unknown), or NULL
+ *
+ * The knob is its policy's whether that policy runs or not.
+ *
+ * Return: 0, -EINVAL for an unknown name, -ERANGE for a value outside
+ * the knob's limits (then nothing changed).
+ */
+int edge_cp_param_set(struct edge_cp *cp, const char *name, u64 v,
+		      const struct edge_param **pp)
+{
+	const struct edge_param *p;
+	u32 pol;
+
+	p = edge_cp_param_find(name, &pol);
+	if (pp)
+		*pp = p;
+	if (!p || !cp->priv[pol])
+		return -EINVAL;
+	return edge_param_set(p, cp->priv[pol], v);
+}
+
+/**
+ * edge_cp_param_get() - a queue-level policy's knob, by name
+ * @cp: the command processor
+ * @name: the knob's name
+ * @v: its value
+ *
+ * Return: 0, or -EINVAL for an unknown name.
+ */
+int edge_cp_param_get(const struct edge_cp *cp, const char *name, u64 *v)
+{
+	const struct edge_param *p;
+	u32 pol;
+
+	p = edge_cp_param_find(name, &pol);
+	if (!p || !cp->priv[pol])
+		return -EINVAL;
+	*v = edge_param_get(p, cp->priv[pol]);
+	return 0;
 }
 
 static void cp_request(struct edge_cp *cp, struct edge_cp_job *j, u32 act,
 		       u64 extra);
 
 /*
- * The CP's costs and periods, all but the policy: -EINVAL unless each is
- * in range (periods 1 us to 1 s, costs at most 1 s), and then nothing
- * changes.  A new profile period applies from the next tick.
+ * The CP's costs and its profiling period, not the policy nor the
+ * policies' knobs: -EINVAL unless each is in range (the period 1 us to
+ * 1 s, costs at most 1 s), and then nothing changes.  A new profile
+ * period applies from the next tick.
  */
 int edge_cp_set_timing(struct edge_cp *cp, const struct edge_cp_cfg *cfg)
 {
 	const u32 s = 1000000000U;
 
 	if (cfg->profile_ns < 1000 || cfg->profile_ns > s ||
-	    cfg->period_ns < 1000 || cfg->period_ns > s ||
-	    cfg->parse_ns > s || cfg->host_ns > s || cfg->predict_ns > s)
+	    cfg->parse_ns > s || cfg->host_ns > s)
 		return -EINVAL;
 	cp->cfg.parse_ns = cfg->parse_ns;
 	cp->cfg.host_ns = cfg->host_ns;
-	cp->cfg.predict_ns = cfg->predict_ns;
 	cp->cfg.profile_ns = cfg->profile_ns;
-	cp->cfg.period_ns = cfg->period_ns;
 	return 0;
 }
 
@@ -199,7 +285,7 @@ static void tick_arm(struct edge_cp *cp)
 		return;
 	cp->ticking = true;
 	cp->tick_gen++;
-	cp->next_period = cp->eng->now + cp->cfg.period_ns;
+	cp->tick_start = cp->eng->now;
 	ret = edge_engine_push(cp->eng, cp->eng->now + cp->cfg.profile_ns,
 			       EDGE_EV_CP_TICK, 0, 0, cp->tick_gen);
 	EDGE_ASSERT(!ret);
@@ -224,9 +310,10 @@ static u64 host_ns(const struct edge_cp *cp)
  */
 void edge_cp_inspect(struct edge_cp *cp, struct edge_cp_job *j)
 {
+	const struct edge_cp_policy *pol = edge_cp_ops(cp);
+
 	j->state = EDGE_JOB_PARSE;
-	cp_request(cp, j, ACT_PARSE, edge_cp_ops(cp)->flags & EDGE_CPF_PREDICT ?
-		   cp->cfg.predict_ns : 0);
+	cp_request(cp, j, ACT_PARSE, pol->inspect_ns ? pol->inspect_ns(cp) : 0);
 }
 
 /* Count the kernel list by class, for the estimates. */
@@ -302,7 +389,6 @@ int edge_cp_submit(struct edge_cp *cp, const struct edge_cp_jobdesc *d)
 	j->pending = false;
 	j->wgs_done = 0;
 	j->rank = 0;
-	j->tokens = 0;
 	j->qnext = NULL;
 	cp->active++;
 	cp->st.submitted++;

@@ -50,9 +50,7 @@ struct edge_cp_cfg {
 	u32 policy;		/* enum edge_policy */
 	u32 parse_ns;		/* CP time per stream action: 4 per 2 us */
 	u32 host_ns;		/* CPU-side policies: host-device, per kernel */
-	u32 predict_ns;		/* Baymax's regression call, per job */
 	u32 profile_ns;		/* profiling table and priority refresh */
-	u32 period_ns;		/* a periodic policy's interval (PREMA's) */
 };
 
 /* One kernel of the profiling table: what a job's WG list refers to. */
@@ -109,7 +107,6 @@ struct edge_cp_job {
 	u64 wgs_done;
 	u64 static_len;		/* SJF/LJF, BAY/PRO: offline length, ns */
 	u64 rank;
-	u64 tokens;		/* PREMA, per mille */
 	struct edge_cp_job *qnext;	/* compute queue FIFO */
 };
 
@@ -151,8 +148,9 @@ struct edge_cp {
 	u64 serve_extra;
 	u32 serve_evgen;	/* its EDGE_EV_CP_SERVE */
 	bool ticking;
-	u32 tick_gen;
-	u64 next_period;
+	u32 tick_gen;		/* ... counts the times they started */
+	u64 tick_start;		/* ... when they last started, ns */
+	void *priv[EDGE_POL_NR];	/* each policy's (policy/policy.h) */
 	struct edge_cp_stats st;
 };
 
@@ -185,6 +183,16 @@ static inline const struct edge_cp_policy *edge_cp_ops(const struct edge_cp *cp)
 {
 	return edge_cp_policies[cp->cfg.policy];
 }
+
+/* The running policy's private data (its knobs and state), or NULL. */
+static inline void *edge_cp_priv(const struct edge_cp *cp)
+{
+	return cp->priv[cp->cfg.policy];
+}
+
+int edge_cp_param_set(struct edge_cp *cp, const char *name, u64 v,
+		      const struct edge_param **pp);
+int edge_cp_param_get(const struct edge_cp *cp, const char *name, u64 *v);
 
 void edge_cp_admit(struct edge_cp *cp, struct edge_cp_job *j, u64 rank);
 void edge_cp_reject(struct edge_cp *cp, struct edge_cp_job *j);

@@ -8,6 +8,7 @@
  * runs in the front end's step like any other function.
  */
 #include "fn/func.h"
+#include "validate.h"
 
 struct lpm_node {
 	u32 child[2];		/* node index; 0 is the root, so 0 = none */
@@ -133,4 +134,42 @@ u32 edge_fn_lpm4(const struct edge_lpm *l, void *param, u32 param_size,
 	edge_write_once(lp->found, (u32)found);
 	*res = value;
 	return EDGE_CQE_DONE;
+}
+
+/* LPM4's registration: a table of whole routes, never empty. */
+int edge_fn_lpm4_validate(const struct edge_register *r,
+			  struct edge_validate_err *err)
+{
+	if (!r->table_ptr || !r->table_len ||
+	    r->table_len % sizeof(struct edge_lpm_entry) ||
+	    r->table_len > EDGE_LPM_MAX_ENTRIES * sizeof(struct edge_lpm_entry))
+		return edge_validate_reject(err, "table_len", r->table_len,
+					    "whole LPM entries, at most (bytes)",
+					    EDGE_LPM_MAX_ENTRIES *
+					    sizeof(struct edge_lpm_entry));
+	return 0;
+}
+
+int edge_fn_lpm4_state_new(const void *table, u32 table_len, void **state)
+{
+	struct edge_lpm *l;
+	int ret;
+
+	ret = edge_lpm_build(table, table ?
+			     table_len / (u32)sizeof(struct edge_lpm_entry) : 0,
+			     &l);
+	if (!ret)
+		*state = l;
+	return ret;
+}
+
+void edge_fn_lpm4_state_free(void *state)
+{
+	edge_lpm_free(state);
+}
+
+u32 edge_fn_lpm4_run(const void *state, void *param, u32 param_size,
+		     u32 *res)
+{
+	return edge_fn_lpm4(state, param, param_size, res);
 }

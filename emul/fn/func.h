@@ -16,6 +16,36 @@
 #include <linux/edge.h>
 
 struct edge_lpm;
+struct edge_validate_err;
+
+/**
+ * struct edge_fn_def - a builtin event-kernel function (fn/func.c's table)
+ * @name: its name in the tools and the documentation
+ * @param_size: the least parameter entry it reads, bytes; a smaller one
+ *	completes with EINVAL
+ * @validate: checks the registration's function-specific fields (its
+ *	table): 0, or -EINVAL with @err filled (edge_validate_reject()).
+ *	NULL: it takes no table.
+ * @state_new: per-registration state from the table (@table_len bytes;
+ *	NULL reads as empty): 0 and @state set, -EINVAL, -ENOMEM.  NULL:
+ *	none, and @run gets NULL.
+ * @state_free: frees it
+ * @run: computes on a parameter entry (see edge_func_run())
+ * @cost: the cycles per warp the model charges one event of a
+ *	registration (every builtin: what the registration says)
+ */
+struct edge_fn_def {
+	const char *name;
+	u32 param_size;
+	int (*validate)(const struct edge_register *r,
+			struct edge_validate_err *err);
+	int (*state_new)(const void *table, u32 table_len, void **state);
+	void (*state_free)(void *state);
+	u32 (*run)(const void *state, void *param, u32 param_size, u32 *res);
+	u64 (*cost)(const struct edge_register *r);
+};
+
+const struct edge_fn_def *edge_func_get(u32 func);
 
 /*
  * Run @func on a parameter entry, with @state built at registration
@@ -51,6 +81,12 @@ bool edge_lpm_lookup(const struct edge_lpm *l, u32 addr, u32 *value,
 		     u32 *prefix_len);
 u32 edge_fn_lpm4(const struct edge_lpm *l, void *param, u32 param_size,
 		 u32 *res);
+int edge_fn_lpm4_validate(const struct edge_register *r,
+			  struct edge_validate_err *err);
+int edge_fn_lpm4_state_new(const void *table, u32 table_len, void **state);
+void edge_fn_lpm4_state_free(void *state);
+u32 edge_fn_lpm4_run(const void *state, void *param, u32 param_size,
+		     u32 *res);
 
 /* fn_crc32c.c */
 u32 edge_crc32c(u32 crc, const u8 *p, u32 len);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Applications from what the ABI says about a kernel, for the spatial
- * thread-block policies (even, priority, mps, baymax, claius) in the
+ * thread-block policies (those that read struct edge_app) in the
  * module.  edge-sim's claius mode describes its applications itself
  * (struct edge_app: a chain of tasks, a table measured on the model);
  * a registered event kernel has only its shape, its timing and, since

@@ -32,6 +32,14 @@ struct edge_preset {
 	bool corun_live;
 };
 
+/*
+ * The table's names in its order, as one literal: for what must be a
+ * constant (modinfo, an extack message).  A host test (preset_test.c)
+ * checks it against the table, so a new row fails until it is here.
+ */
+#define EDGE_PRESET_NAMES \
+	"edge, lax, h100-like, gtx480-pai, rtx2080ti, p100, v100, v100-32g"
+
 const struct edge_preset *edge_preset_find(const char *name);
 const struct edge_preset *edge_preset_default(void);
 const struct edge_preset *edge_preset_at(unsigned int i);

@@ -31,12 +31,14 @@ enum edge_sched {
 	EDGE_SCHED_DRAIN,	/* wait for a TB to finish */
 	EDGE_SCHED_RESERVE,	/* events only run on reserved cores */
 	EDGE_SCHED_PREEMPT,	/* warp-level preemption, else drain */
+	EDGE_SCHED_NR,
 };
 
 enum edge_victim {
 	EDGE_VICTIM_OLDEST,
 	EDGE_VICTIM_NEWEST,
 	EDGE_VICTIM_BEST,	/* first needing no flush, else fewest loads */
+	EDGE_VICTIM_NR,
 };
 
 /* The four flushing optimisations (EDGE Section IV-D). */
@@ -45,6 +47,22 @@ enum edge_victim {
 #define EDGE_FLUSH_LOADS	0x4	/* load drop and replay */
 #define EDGE_FLUSH_BARRIER	0x8	/* barrier skipping */
 #define EDGE_FLUSH_ALL		0xf
+#define EDGE_FLUSH_NR		4
+
+/* A name a knob takes, and one line on it (gpu/strategy.c). */
+struct edge_name {
+	const char *name;
+	const char *help;
+};
+
+/* The strategies' and optimisations' names: the one list of each. */
+extern const struct edge_name edge_sched_table[EDGE_SCHED_NR];
+extern const struct edge_name edge_victim_table[EDGE_VICTIM_NR];
+extern const struct edge_name edge_flush_table[EDGE_FLUSH_NR];
+int edge_name_find(const struct edge_name *t, u32 n, const char *name);
+const char *edge_name_of(const struct edge_name *t, u32 n, u32 v);
+int edge_flush_parse(const char *s, u32 *flush, const char **bad);
+void edge_flush_format(u32 flush, char *buf, size_t len);
 
 struct edge_simt_cfg {
 	u32 sched;		/* enum edge_sched */

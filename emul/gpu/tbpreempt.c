@@ -4,9 +4,9 @@
  * remaining work resumes later, first among its kernel's TBs.
  *
  * EDGE preempts single warps, and only for event kernels (preempt.c).
- * Schedulers above it (PREMA, SRTF that hands cores over at once, quotas
- * that take cores back from running kernels) need to take a whole TB off
- * a core.  The cost is the one a context switch of a GPU pays (Tanasic et
+ * Schedulers above it (a preemptive queue policy, SRTF that hands cores
+ * over at once, quotas that take cores back from running kernels) need to
+ * take a whole TB off a core.  The cost is the one a context switch of a GPU pays (Tanasic et
  * al., Park et al.'s Chimera): the TB's warps are flushed, with the flush
  * latency the warp model already draws for EDGE's victims; its registers
  * and shared memory are saved at ctx_bytes_per_cycle; the TB holds its
@@ -107,7 +107,7 @@ void edge_simt_drop_suspended(struct edge_simt *s, struct edge_kinst *ki)
 /*
  * The youngest resident TB on @core of a kernel that goes after @ki, with
  * at least @left_pct of its time still to run: one nearly done is left
- * to drain (PREMA's choice between draining and checkpointing).
+ * to drain (a queue policy's choice between draining and checkpointing).
  */
 static struct edge_tb *default_victim(struct edge_simt *s, u32 core,
 				      const struct edge_kinst *ki, u32 left_pct)

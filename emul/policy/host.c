@@ -33,6 +33,24 @@ const struct edge_cp_policy edge_pol_bat = {
 	.gather = bat_gather,
 };
 
+/* Baymax's private data: its knob. */
+struct bay_cp {
+	u32 predict_ns;		/* its regression call, per job */
+};
+
+static const struct edge_param bay_params[] = {
+	EDGE_PARAM(struct bay_cp, u32, predict_ns, predict_ns, 0, 1000000000,
+		   50000, "Baymax's regression call, per job inspected, ns"),
+};
+
+/* Each inspection waits for the regression's prediction. */
+static u64 bay_inspect_ns(const struct edge_cp *cp)
+{
+	const struct bay_cp *b = edge_cp_priv(cp);
+
+	return b->predict_ns;
+}
+
 /* Baymax's QoS headroom by its offline prediction. */
 static u64 bay_rank(const struct edge_cp *cp, const struct edge_cp_job *j)
 {
@@ -62,7 +80,11 @@ static void bay_tick(struct edge_cp *cp)
 
 const struct edge_cp_policy edge_pol_bay = {
 	.name = "bay",
-	.flags = EDGE_CPF_HOST | EDGE_CPF_PREDICT | EDGE_CPF_RERANK,
+	.flags = EDGE_CPF_HOST | EDGE_CPF_RERANK,
+	.params = bay_params,
+	.nr_params = ARRAY_SIZE(bay_params),
+	.priv_size = sizeof(struct bay_cp),
+	.inspect_ns = bay_inspect_ns,
 	.admit = bay_admit,
 	.rank = edge_cp_stored_rank,
 	.tick = bay_tick,

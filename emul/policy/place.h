@@ -17,6 +17,7 @@
 #define _EDGE_PLACE_H
 
 #include "edge_compat.h"
+#include "policy/param.h"
 
 struct edge_preset;
 
@@ -64,11 +65,15 @@ struct edge_place_req {
 /**
  * struct edge_place_policy - a placement policy
  * @name: its name in netlink, edge-sim and the documentation; unique
+ * @params: its knobs (policy/param.h); none of this level has any yet
+ * @nr_params: how many
  * @pick: the index in @devs[@n] of the device for @r, or -EBUSY when none
  *	will take it now.  Reads @devs, changes nothing.
  */
 struct edge_place_policy {
 	const char *name;
+	const struct edge_param *params;
+	u32 nr_params;
 	int (*pick)(const struct edge_place_dev *devs, u32 n,
 		    const struct edge_place_req *r);
 };

@@ -32,6 +32,7 @@
 #define _EDGE_POLICY_H
 
 #include "edge_compat.h"
+#include "policy/param.h"
 #include "policy/place.h"
 
 struct edge_cp;
@@ -48,7 +49,7 @@ enum edge_policy {
 	EDGE_POL_SJF,		/* shortest job (static length) */
 	EDGE_POL_LJF,		/* longest job */
 	EDGE_POL_SRF,		/* shortest remaining (LAX's estimator) */
-	EDGE_POL_PREMA,		/* tokens, 250 us interval */
+	EDGE_POL_PREMA,		/* tokens, its own interval */
 	EDGE_POL_LAX,		/* Algorithms 1 and 2 in the CP */
 	EDGE_POL_LAX_SW,	/* LAX on the CPU, static priorities */
 	EDGE_POL_LAX_CPU,	/* LAX on the CPU, priority writes */
@@ -61,13 +62,22 @@ enum edge_policy {
 
 /* Flags of a queue-level policy. */
 #define EDGE_CPF_HOST		0x1	/* on the CPU: host_ns per kernel */
-#define EDGE_CPF_PREDICT	0x2	/* inspection costs predict_ns more */
 #define EDGE_CPF_RERANK		0x4	/* ranks change: re-rank each tick */
 
 /**
  * struct edge_cp_policy - a queue-scheduling policy of the command processor
  * @name: its name in sysfs, netlink and edge-sim; unique
  * @flags: EDGE_CPF_*
+ * @params: its knobs (policy/param.h), fields of its private data
+ * @nr_params: how many
+ * @priv_size: bytes of its private data, its knobs and its state.  The CP
+ *	keeps one block per policy, whichever runs, so that a knob set
+ *	before a switch holds after it; edge_cp_priv() is the running one's.
+ * @init: the CP is made and @priv holds the defaults of @params: set up
+ *	the rest.  Returns 0 or a negative errno.  NULL: nothing more.
+ * @fini: the CP goes; @priv is freed after.  NULL: nothing to do.
+ * @inspect_ns: what an inspection costs on top of the CP's parse_ns (a
+ *	prediction).  NULL: nothing.
  * @admit: the CP inspected @j's stream: call edge_cp_admit(),
  *	edge_cp_reject() or hold it (EDGE_JOB_HELD).  NULL: admit with rank 0.
  * @rank: the rank of @j's kernels now, smaller first among kernels of one
@@ -84,6 +94,12 @@ enum edge_policy {
 struct edge_cp_policy {
 	const char *name;
 	u32 flags;
+	const struct edge_param *params;
+	u32 nr_params;
+	u32 priv_size;
+	int (*init)(struct edge_cp *cp, void *priv);
+	void (*fini)(struct edge_cp *cp, void *priv);
+	u64 (*inspect_ns)(const struct edge_cp *cp);
 	void (*admit)(struct edge_cp *cp, struct edge_cp_job *j);
 	u64 (*rank)(const struct edge_cp *cp, const struct edge_cp_job *j);
 	u32 (*gather)(struct edge_cp *cp, struct edge_cp_job *lead, u16 cls);
@@ -121,6 +137,8 @@ enum edge_tb_policy_id {
 /**
  * struct edge_tb_policy - a thread-block dispatch policy of the SIMT cores
  * @name: its name in sysfs, netlink and edge-sim; unique
+ * @params: its knobs (policy/param.h); none of this level has any yet
+ * @nr_params: how many
  * @init: the policy takes over @s (at init or a switch); may allocate
  *	its state into @priv.  Returns 0 or a negative errno, and then
  *	nothing changed.  NULL: no state.
@@ -149,6 +167,8 @@ enum edge_tb_policy_id {
  */
 struct edge_tb_policy {
 	const char *name;
+	const struct edge_param *params;
+	u32 nr_params;
 	int (*init)(struct edge_simt *s, void **priv);
 	void (*fini)(struct edge_simt *s, void *priv);
 	bool (*before)(const struct edge_simt *s, const struct edge_kinst *a,
@@ -173,10 +193,14 @@ int edge_cp_policy_find(const char *name);
 const char *edge_tb_policy_name(u32 policy);
 int edge_tb_policy_find(const char *name);
 
+/* The queue level's knobs, every policy's, by name (policy/table.c). */
+const struct edge_param *edge_cp_param_find(const char *name, u32 *policy);
+
 /* The policies, one family per file; table.c is the only list of them. */
 extern const struct edge_cp_policy edge_pol_rr, edge_pol_mlfq, edge_pol_edf,
 	edge_pol_sjf, edge_pol_ljf, edge_pol_srf;		/* simple.c */
 extern const struct edge_cp_policy edge_pol_prema;		/* prema.c */
+u64 edge_prema_tokens(const struct edge_cp *cp, const struct edge_cp_job *j);
 extern const struct edge_cp_policy edge_pol_lax, edge_pol_lax_sw,
 	edge_pol_lax_cpu, edge_pol_laxp;			/* lax.c */
 extern const struct edge_cp_policy edge_pol_bat, edge_pol_bay,

@@ -64,6 +64,30 @@ int edge_cp_policy_find(const char *name)
 	return -EINVAL;
 }
 
+/**
+ * edge_cp_param_find() - a queue-level policy's knob, by name
+ * @name: the knob's name
+ * @policy: its policy (enum edge_policy), when found; or NULL
+ *
+ * Return: the knob, or NULL when no queue-level policy has that name.
+ */
+const struct edge_param *edge_cp_param_find(const char *name, u32 *policy)
+{
+	const struct edge_param *p;
+	u32 i;
+
+	for (i = 0; i < EDGE_POL_NR; i++) {
+		p = edge_param_find(edge_cp_policies[i]->params,
+				    edge_cp_policies[i]->nr_params, name);
+		if (p) {
+			if (policy)
+				*policy = i;
+			return p;
+		}
+	}
+	return NULL;
+}
+
 const char *edge_tb_policy_name(u32 policy)
 {
 	return policy < EDGE_TBP_NR ? edge_tb_policies[policy]->name : "?";

@@ -185,11 +185,6 @@ static int grab_quota(struct hog *h)
 	return 0;
 }
 
-static void enl_put_u64(struct enl_msg *m, uint16_t type, uint64_t v)
-{
-	enl_put(m, type, &v, sizeof(v));
-}
-
 static int place1(struct enl *nl, uint64_t mem)
 {
 	struct enl_msg m;

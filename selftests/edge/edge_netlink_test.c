@@ -53,7 +53,7 @@ static void count_dev(const struct enl_reply *r, void *arg)
 	if (r->a[EDGE_A_EKT_ID] && enl_u32(r, EDGE_A_EKT_ID) < EDGE_NL_MAX_SEEN)
 		d->seen[enl_u32(r, EDGE_A_EKT_ID)] += 1000;
 	d->n++;
-	d->last = *r;
+	enl_reply_copy(&d->last, r);
 }
 
 static int dev_get(struct enl *nl, uint32_t index, struct devs *d)
@@ -181,7 +181,8 @@ TEST_F(nl, errors_carry_extack)
 	struct enl_msg m;
 
 	EXPECT_EQ(-EINVAL, enl_dev_add(&self->nl, -1, "bogus", -1));
-	EXPECT_STREQ("unknown preset (edge, lax, h100-like)", self->nl.ext);
+	EXPECT_STREQ("unknown preset (edge, lax, h100-like, gtx480-pai, "
+		     "rtx2080ti, p100, v100, v100-32g)", self->nl.ext);
 	EXPECT_EQ(-EEXIST, enl_dev_add(&self->nl, 0, NULL, -1));
 	EXPECT_STREQ("device index in use", self->nl.ext);
 	/* Policy ranges: the core's errno and message. */
@@ -415,7 +416,7 @@ static void count_job(const struct enl_reply *r, void *arg)
 	else
 		j->other++;
 	j->n++;
-	j->last = *r;
+	enl_reply_copy(&j->last, r);
 }
 
 /*
@@ -549,6 +550,95 @@ static int sched_str(const char *attr, char *buf, size_t len)
 	return edge_sysfs_str(0, attr, buf, len);
 }
 
+/*
+ * A policy's knob by name (policy-param): set and read back through its
+ * descriptor; a value out of its range is refused with the knob and its
+ * limits in the extack, an unknown name or a retired per-policy
+ * attribute with their own, and a refused request changes nothing.
+ */
+TEST_F(nl, policy_param)
+{
+	struct enl_msg m;
+	struct devs d;
+	char buf[64];
+
+	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_param(&m, "prema_ns", 7000);
+	enl_put_param(&m, "predict_ns", 0);
+	ASSERT_EQ(0, enl_do(&self->nl, &m, NULL, NULL));
+	EXPECT_EQ(7000, edge_sysfs_read(0, "cp/prema_ns"));
+	EXPECT_EQ(0, edge_sysfs_read(0, "cp/predict_ns"));
+
+	memset(&d, 0, sizeof(d));
+	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_GET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	ASSERT_EQ(0, enl_do(&self->nl, &m, count_dev, &d));
+	ASSERT_EQ(1, d.n);
+	ASSERT_NE(NULL, d.last.a[EDGE_A_POLICY_PARAM]);
+	EXPECT_EQ(7000ULL, enl_param(&d.last, "prema_ns",
+				     EDGE_A_POLICY_PARAM_VALUE));
+	EXPECT_EQ(1000ULL, enl_param(&d.last, "prema_ns",
+				     EDGE_A_POLICY_PARAM_RANGE_MIN));
+	EXPECT_EQ(1000000000ULL, enl_param(&d.last, "prema_ns",
+					   EDGE_A_POLICY_PARAM_RANGE_MAX));
+	EXPECT_EQ(250000ULL, enl_param(&d.last, "prema_ns",
+				       EDGE_A_POLICY_PARAM_DEFAULT));
+	EXPECT_EQ(0ULL, enl_param(&d.last, "predict_ns",
+				  EDGE_A_POLICY_PARAM_VALUE));
+
+	/* Below its least, with a queue policy that would be taken. */
+	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_str(&m, EDGE_A_QUEUE_POLICY, "edf");
+	enl_put_param(&m, "prema_ns", 999);
+	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
+	EXPECT_STREQ("prema_ns: from 1000 to 1000000000", self->nl.ext);
+	EXPECT_EQ(7000, edge_sysfs_read(0, "cp/prema_ns"));
+	ASSERT_EQ(0, sched_str("sched/queue_policy", buf, sizeof(buf)));
+	EXPECT_STRNE("edf", buf);
+
+	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_param(&m, "predict_ns", 1000000001ULL);
+	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
+	EXPECT_STREQ("predict_ns: from 0 to 1000000000", self->nl.ext);
+
+	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_param(&m, "prema_ns", 5000);
+	enl_put_param(&m, "prema_nsx", 5000);
+	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
+	EXPECT_STREQ("no policy has a knob of this name", self->nl.ext);
+	EXPECT_EQ(7000, edge_sysfs_read(0, "cp/prema_ns"));
+
+	/* The old per-policy attribute: refused, saying where it went. */
+	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_u32(&m, EDGE_A_CP_UNUSED_2, 5000);
+	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
+	EXPECT_STREQ("a policy's knob: policy-param", self->nl.ext);
+	EXPECT_EQ(7000, edge_sysfs_read(0, "cp/prema_ns"));
+
+	/* Its limits themselves are taken. */
+	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_param(&m, "prema_ns", 1000);
+	enl_put_param(&m, "predict_ns", 1000000000);
+	ASSERT_EQ(0, enl_do(&self->nl, &m, NULL, NULL));
+	EXPECT_EQ(1000, edge_sysfs_read(0, "cp/prema_ns"));
+	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	enl_put_param(&m, "prema_ns", 1000000000);
+	ASSERT_EQ(0, enl_do(&self->nl, &m, NULL, NULL));
+	EXPECT_EQ(1000000000, edge_sysfs_read(0, "cp/prema_ns"));
+
+	/* sysfs: the same knob, the same limits. */
+	EXPECT_EQ(-EINVAL, edge_sysfs_write(0, "cp/prema_ns", "999"));
+	EXPECT_EQ(0, edge_sysfs_write(0, "cp/prema_ns", "250000"));
+	EXPECT_EQ(0, edge_sysfs_write(0, "cp/predict_ns", "50000"));
+}
+
 /* sched get agrees with sysfs; set changes all it names, or nothing. */
 TEST_F(nl, sched_get_set)
 {
@@ -569,7 +659,7 @@ TEST_F(nl, sched_get_set)
 	ASSERT_EQ(0, sched_str("sched/queue_policy", buf, sizeof(buf)));
 	EXPECT_STREQ(buf, enl_str(&d.last, EDGE_A_QUEUE_POLICY));
 	EXPECT_EQ(edge_sysfs_read(0, "cp/prema_ns"),
-		  enl_u32(&d.last, EDGE_A_CP_PREMA_NS));
+		  enl_param(&d.last, "prema_ns", EDGE_A_POLICY_PARAM_VALUE));
 	EXPECT_EQ(edge_sysfs_read(0, "sched/reserve_pct"),
 		  enl_u32(&d.last, EDGE_A_SCHED_RESERVE_PCT));
 
@@ -579,7 +669,7 @@ TEST_F(nl, sched_get_set)
 	enl_put_str(&m, EDGE_A_SCHED_VICTIM, "newest");
 	enl_put_str(&m, EDGE_A_QUEUE_POLICY, "lax");
 	enl_put_str(&m, EDGE_A_TB_POLICY, "srtf");
-	enl_put_u32(&m, EDGE_A_CP_PREMA_NS, 2000);
+	enl_put_param(&m, "prema_ns", 2000);
 	enl_put_u32(&m, EDGE_A_SCHED_FLUSH, 5);
 	ASSERT_EQ(0, enl_do(&self->nl, &m, NULL, NULL));
 	ASSERT_EQ(0, sched_str("sched/policy", buf, sizeof(buf)));
@@ -592,7 +682,7 @@ TEST_F(nl, sched_get_set)
 	EXPECT_STREQ("srtf", buf);
 	EXPECT_EQ(2000, edge_sysfs_read(0, "cp/prema_ns"));
 	ASSERT_EQ(0, sched_str("sched/flush", buf, sizeof(buf)));
-	EXPECT_STREQ("boost,loads", buf);
+	EXPECT_STREQ("boost+loads", buf);
 	ASSERT_EQ(0, enl_next_ntf(&mon, &r, 2000));
 	EXPECT_EQ(EDGE_CMD_POLICY_NTF, r.cmd);
 	EXPECT_STREQ("lax", enl_str(&r, EDGE_A_QUEUE_POLICY));
@@ -617,7 +707,7 @@ TEST_F(nl, sched_get_set)
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
 	enl_put_str(&m, EDGE_A_SCHED_POLICY, "fastest");
 	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
-	EXPECT_STREQ("unknown SIMT policy (drain, reserve, preempt)",
+	EXPECT_STREQ("unknown SIMT policy",
 		     self->nl.ext);
 	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
@@ -1048,19 +1138,11 @@ static const struct knob knobs[] = {
 	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_HOST_NS, 0, 0 },
 	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_HOST_NS, 1000000000, 0 },
 	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_HOST_NS, 1000000001, -ERANGE },
-	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PREDICT_NS, 0, 0 },
-	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PREDICT_NS, 1000000000, 0 },
-	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PREDICT_NS, 1000000001, -ERANGE },
 	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PROFILE_NS, 0, -ERANGE },
 	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PROFILE_NS, 999, -ERANGE },
 	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PROFILE_NS, 1000, 0 },
 	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PROFILE_NS, 1000000000, 0 },
 	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PROFILE_NS, 1000000001, -ERANGE },
-	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PREMA_NS, 0, -ERANGE },
-	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PREMA_NS, 999, -ERANGE },
-	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PREMA_NS, 1000, 0 },
-	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PREMA_NS, 1000000000, 0 },
-	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PREMA_NS, 1000000001, -ERANGE },
 	{ EDGE_CMD_PLACE, EDGE_A_PLACE_THREADS, 0, -ERANGE },
 	{ EDGE_CMD_PLACE, EDGE_A_PLACE_THREADS, 1025, -ERANGE },
 	{ EDGE_CMD_PLACE, EDGE_A_PLACE_BLOCKS, 0, -ERANGE },
@@ -1078,7 +1160,7 @@ struct knob_state {
 
 static void keep_reply(const struct enl_reply *r, void *arg)
 {
-	((struct knob_state *)arg)->last = *r;
+	enl_reply_copy(&((struct knob_state *)arg)->last, r);
 }
 
 static int knob_snapshot(struct enl *nl, uint32_t dev, struct knob_state *s)

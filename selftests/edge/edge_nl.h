@@ -45,7 +45,7 @@ struct enl_reply {
 	uint8_t cmd;
 	uint16_t flags;
 	struct nlattr *a[EDGE_A_MAX + 1];
-	char data[1024];
+	char data[2048];
 };
 
 static inline void enl_put(struct enl_msg *m, uint16_t type, const void *d,
@@ -55,13 +55,80 @@ static inline void enl_put(struct enl_msg *m, uint16_t type, const void *d,
 
 	a->nla_type = type;
 	a->nla_len = NLA_HDRLEN + len;
-	memcpy((char *)a + NLA_HDRLEN, d, len);
+	if (len)
+		memcpy((char *)a + NLA_HDRLEN, d, len);
 	m->nlh.nlmsg_len = NLMSG_ALIGN(m->nlh.nlmsg_len) + NLA_ALIGN(a->nla_len);
 }
 
 static inline void enl_put_u32(struct enl_msg *m, uint16_t type, uint32_t v)
 {
 	enl_put(m, type, &v, sizeof(v));
+}
+
+static inline void enl_put_u64(struct enl_msg *m, uint16_t type, uint64_t v)
+{
+	enl_put(m, type, &v, sizeof(v));
+}
+
+/* A nest: enl_put() its attributes, then enl_nest_end(). */
+static inline struct nlattr *enl_nest_start(struct enl_msg *m, uint16_t type)
+{
+	struct nlattr *a = (void *)(m->buf + NLMSG_ALIGN(m->nlh.nlmsg_len));
+
+	enl_put(m, type | NLA_F_NESTED, NULL, 0);
+	return a;
+}
+
+static inline void enl_nest_end(struct enl_msg *m, struct nlattr *a)
+{
+	a->nla_len = m->buf + m->nlh.nlmsg_len - (char *)a;
+}
+
+/* A policy's knob to set: one policy-param nest. */
+static inline void enl_put_param(struct enl_msg *m, const char *name,
+				 uint64_t v)
+{
+	struct nlattr *n = enl_nest_start(m, EDGE_A_POLICY_PARAM);
+
+	enl_put(m, EDGE_A_POLICY_PARAM_NAME, name, strlen(name) + 1);
+	enl_put_u64(m, EDGE_A_POLICY_PARAM_VALUE, v);
+	enl_nest_end(m, n);
+}
+
+/*
+ * The policy-param nest of @r named @name: its attribute @t (a u64), or
+ * ~0 when the reply has no such knob.
+ */
+static inline uint64_t enl_param(const struct enl_reply *r, const char *name,
+				 int t)
+{
+	const char *p = r->data, *end = r->data + sizeof(r->data);
+
+	while (p + NLA_HDRLEN <= end) {
+		const struct nlattr *a = (const void *)p;
+		const char *q = p + NLA_HDRLEN, *qend = p + a->nla_len;
+		const char *nm = NULL;
+		uint64_t v = ~0ULL;
+
+		if (a->nla_len < NLA_HDRLEN || qend > end)
+			break;
+		while ((a->nla_type & NLA_TYPE_MASK) == EDGE_A_POLICY_PARAM &&
+		       q + NLA_HDRLEN <= qend) {
+			const struct nlattr *b = (const void *)q;
+
+			if (b->nla_len < NLA_HDRLEN)
+				break;
+			if (b->nla_type == EDGE_A_POLICY_PARAM_NAME)
+				nm = q + NLA_HDRLEN;
+			if (b->nla_type == t)
+				memcpy(&v, q + NLA_HDRLEN, sizeof(v));
+			q += NLA_ALIGN(b->nla_len);
+		}
+		if (nm && !strcmp(nm, name))
+			return v;
+		p += NLA_ALIGN(a->nla_len);
+	}
+	return ~0ULL;
 }
 
 static inline void enl_put_str(struct enl_msg *m, uint16_t type,
@@ -109,6 +176,22 @@ static inline void enl_parse(struct nlmsghdr *h, struct enl_reply *r)
 		len -= NLA_ALIGN(a->nla_len);
 		a = (void *)((char *)a + NLA_ALIGN(a->nla_len));
 	}
+}
+
+/*
+ * A copy of @r that outlives it: its attribute pointers moved into the
+ * copy's own data (a plain struct copy would point into @r's).
+ */
+static inline void enl_reply_copy(struct enl_reply *to,
+				  const struct enl_reply *r)
+{
+	int t;
+
+	*to = *r;
+	for (t = 0; t <= EDGE_A_MAX; t++)
+		if (r->a[t])
+			to->a[t] = (void *)(to->data +
+					    ((const char *)r->a[t] - r->data));
 }
 
 static inline uint32_t enl_u32(const struct enl_reply *r, int t)

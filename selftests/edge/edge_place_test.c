@@ -28,11 +28,6 @@
 #define GB		(1ULL << 30)
 #define DEV_MEM		(16 * GB)	/* the v100 preset */
 
-static void enl_put_u64(struct enl_msg *m, uint16_t type, uint64_t v)
-{
-	enl_put(m, type, &v, sizeof(v));
-}
-
 struct placed {
 	uint32_t dev;
 	uint64_t id;

@@ -142,16 +142,19 @@ TEST(sched_knobs_validate)
 	ASSERT_EQ(0, edge_module_load(""));
 	EXPECT_EQ(-EINVAL, sched_write("sched/policy", "fastest"));
 	EXPECT_EQ(-EINVAL, sched_write("sched/victim", "random"));
-	EXPECT_EQ(-EINVAL, sched_write("sched/flush", "boost,warp"));
+	EXPECT_EQ(-EINVAL, sched_write("sched/flush", "boost+warp"));
+	/* One syntax, edge-sim's: names joined by '+'. */
+	EXPECT_EQ(-EINVAL, sched_write("sched/flush", "loads,barrier"));
+	EXPECT_EQ(-EINVAL, sched_write("sched/flush", "loads+"));
 	EXPECT_EQ(-EINVAL, sched_write("sched/reserve_pct", "101"));
 	/* Holding time needs virtual time. */
 	EXPECT_EQ(-EINVAL, sched_write("sched/vt_hold", "1"));
-	EXPECT_EQ(0, sched_write("sched/flush", "loads,barrier"));
+	EXPECT_EQ(0, sched_write("sched/flush", "loads+barrier"));
 	EXPECT_EQ(0, sched_write("sched/victim", "newest"));
 	EXPECT_EQ(0, sched_write("sched/policy", "reserve"));
 
 	ASSERT_EQ(0, edge_sysfs_str(0, "sched/flush", buf, sizeof(buf)));
-	EXPECT_STREQ("loads,barrier", buf);
+	EXPECT_STREQ("loads+barrier", buf);
 	ASSERT_EQ(0, edge_sysfs_str(0, "sched/victim", buf, sizeof(buf)));
 	EXPECT_STREQ("newest", buf);
 	ASSERT_EQ(0, edge_sysfs_str(0, "sched/policy", buf, sizeof(buf)));

@@ -38,7 +38,7 @@ typo() {
 }
 
 echo "TAP version 13"
-echo "1..33"
+echo "1..40"
 rmmod edge_nicsim 2>/dev/null
 rmmod edge 2>/dev/null
 insmod "${EDGE_KO:-/edge/edge.ko}" virtual_time=1 || { echo "Bail out! insmod"; exit 1; }
@@ -48,6 +48,8 @@ t help sh -c "$ctl help | grep -q '^  dev show'"
 # Bash completion's source (tools/edgectl/edgectl.bash): the words that
 # may follow, from edgectl's own tables.
 t complete sh -c "$ctl complete dev add | grep -qx preset && $ctl complete sched set | grep -qx prema_ns && $ctl complete | grep -qx monitor"
+# param: an object, and its knobs the kernel's descriptors' (edge0's).
+t complete_param sh -c "$ctl complete | grep -qx param && $ctl complete param set dev edge0 | grep -qx predict_ns"
 typo typo_object 'unknown keyword "dve", did you mean "dev"?' dve show
 typo typo_sched_word 'unknown keyword "prema", did you mean "prema_ns"?' sched set dev edge0 prema 3000
 t dev_add $ctl dev add preset lax real index 5
@@ -101,6 +103,13 @@ t sched_show sh -c "$ctl sched show dev edge0 | grep -q 'queue rr'"
 t sched_set $ctl sched set dev edge0 policy preempt queue lax prema_ns 3000
 t sched_took sh -c "[ \$(cat /sys/class/edge/edge0/sched/queue_policy) = lax ] && [ \$(cat /sys/class/edge/edge0/cp/prema_ns) = 3000 ]"
 json sched_show -j sched show dev edge0
+t param_set $ctl param set dev edge0 predict_ns 7000
+t param_took sh -c "[ \$(cat /sys/class/edge/edge0/cp/predict_ns) = 7000 ] && $ctl param show dev edge0 | grep -q 'predict_ns 7000'"
+err param_range "prema_ns: from 1000 to 1000000000" param set dev edge0 prema_ns 999
+# The extack's offset is inside the policy-param nest: the knob is named.
+err param_range_attr "1000000000: prema_ns\$" param set dev edge0 prema_ns 999
+typo param_typo 'unknown keyword "prema_nsx", did you mean "prema_ns"?' param set dev edge0 prema_nsx 5
+t param_reset $ctl param set dev edge0 predict_ns 50000 prema_ns 250000
 rmmod edge_nicsim || nok nicsim_unload
 err bad_preset "unknown preset" dev add preset bogus
 err no_device "no such device" dev del edge7

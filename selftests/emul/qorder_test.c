@@ -208,11 +208,12 @@ TEST(prema_tokens_make_a_candidate)
 	waited = job(0, 0, 10000, 0, 1);
 	waited->static_len = 10 * US;
 	fresh = job(1, 40, 10000, 1, 1);
+	/* Its interval at its least, 1 us: due at 40 us. */
+	ASSERT_EQ(0, edge_cp_param_set(C.cp, "prema_ns", 1000, NULL));
 	at(40);
-	C.cp->next_period = 0;
 	edge_cp_policies[EDGE_POL_PREMA]->tick(C.cp);
-	EXPECT_EQ(3000ULL, waited->tokens);
-	EXPECT_EQ(0ULL, fresh->tokens);
+	EXPECT_EQ(3000ULL, edge_prema_tokens(C.cp, waited));
+	EXPECT_EQ(0ULL, edge_prema_tokens(C.cp, fresh));
 	/* Longer remaining (50 us against 10), yet first. */
 	EXPECT_LT(waited->rank, fresh->rank);
 	fini();

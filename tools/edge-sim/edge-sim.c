@@ -23,6 +23,7 @@
 
 #include "gpu/simt.h"
 #include "validate.h"
+#include "fn/func.h"
 #include "simscen.h"
 #include "simtrace.h"
 #include "simutil.h"
@@ -555,7 +556,7 @@ static void print_row(FILE *o, const struct scen *sc, const char *preset,
 	fprintf(o, "%s,%s,%llu,%u,%s,%s,%s,%u,%u,%u,",
 		sc->label[0] ? sc->label : "-", preset,
 		(unsigned long long)sc->cfg.seed, sc->runs,
-		sched_names[sc->cfg.sched], victim_names[sc->cfg.victim], fl,
+		edge_sched_table[sc->cfg.sched].name, edge_victim_table[sc->cfg.victim].name, fl,
 		sc->cfg.reserve_pct, sc->cfg.dispatch_cycles,
 		sc->cfg.skip_event_exec);
 	fprintf(o, "%s,%u,%llu,%s,%s,%llu,%u,",
@@ -620,8 +621,8 @@ static void print_scenario(FILE *o, const struct scen *sc)
 		"queue_policy none\nedge_sim_version %s\n",
 		sc->label[0] ? sc->label : "-", sc->preset,
 		(unsigned long long)sc->cfg.seed, sc->runs,
-		(unsigned long long)sc->until, sched_names[sc->cfg.sched],
-		victim_names[sc->cfg.victim], fl, sc->cfg.reserve_pct,
+		(unsigned long long)sc->until, edge_sched_table[sc->cfg.sched].name,
+		edge_victim_table[sc->cfg.victim].name, fl, sc->cfg.reserve_pct,
 		sc->cfg.dispatch_cycles, sc->cfg.sched_wait_cycles,
 		sc->cfg.ctx_bytes_per_cycle, sc->cfg.skip_event_exec,
 		edge_tb_policy_name(sc->cfg.tb_policy), EDGE_SIM_VERSION);
@@ -849,21 +850,12 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "functions")) {
-		/*
-		 * The ABI's function ids (uapi/linux/edge.h), 1 to
-		 * EDGE_FN_MAX: a kernel's func.  The model has no name
-		 * table of its own; these are the enum's names.
-		 */
-		static const char *const fn[] = {
-			[EDGE_FN_NOP] = "nop", [EDGE_FN_ECHO] = "echo",
-			[EDGE_FN_UDP_PING] = "udp_ping", [EDGE_FN_LPM4] = "lpm4",
-			[EDGE_FN_CRC32C] = "crc32c",
-			[EDGE_FN_ICMP_ECHO] = "icmp_echo",
-		};
+		/* The model's function table (emul/fn/func.c), by ABI id. */
+		for (i = 1; i <= EDGE_FN_MAX; i++) {
+			const struct edge_fn_def *f = edge_func_get(i);
 
-		for (i = 1; i <= EDGE_FN_MAX; i++)
-			printf("%d %s\n", i, i < (int)ARRAY_SIZE(fn) && fn[i] ?
-			       fn[i] : "?");
+			printf("%d %s\n", i, f ? f->name : "?");
+		}
 		return 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "policies")) {

@@ -74,7 +74,7 @@ for kv in chain=x gap=x at=x; do
 	case_ "scenario background ${kv%%=*}" "${kv%%=*}=" "$SIM" -s "background.$kv" "$tmp/s.sim"
 done
 for kv in seed=x runs=0 until=x sched=drian victim=olderst tb_policy=nosuch \
-	flush=boots reserve_pct=101 dispatch_cycles=1000001 \
+	flush=boots flush=boost,loads flush=loads+ reserve_pct=101 dispatch_cycles=1000001 \
 	sched_wait_cycles=1000001 ctx_bytes_per_cycle=0 skip_event_exec=x; do
 	case_ "scenario ${kv%%=*}" "${kv%%=*}=" "$SIM" -s "$kv" "$tmp/s.sim"
 done
@@ -101,8 +101,8 @@ for kv in block=5000 block=0 grid=0 regs=0 smem=99999999 ns=x ns=0 \
 		"$tmp/w.jobs" >"$tmp/b.jobs"
 	case_ "jobs kernel ${kv%%=*}" "b.jobs:5: ${kv%%=*}=" "$SIM" jobs "$tmp/b.jobs"
 done
-for kv in "jobs 0" "runs 0" "parse_ns x" "host_ns 2000000000" "predict_ns x" \
-	"profile_us 5000000" "prema_us x" "seed x" "deadline_us 0" \
+for kv in "jobs 0" "runs 0" "parse_ns x" "host_ns 2000000000" "predict_ns 1000000001" \
+	"profile_us 5000000" "prema_ns 999" "prema_ns x" "seed x" "deadline_us 0" \
 	"seq mean=0 rsd=1" "rate low x" "preset h10" "part pre=Q" "workload a,b"; do
 	{ cat "$tmp/w.jobs"; echo "$kv"; } >"$tmp/b.jobs"
 	k=${kv%% *}

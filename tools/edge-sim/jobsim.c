@@ -45,12 +45,18 @@ struct part {
 	struct seq pre, step, post;
 };
 
+/* Knobs a workload may set: every queue-level policy's, at most. */
+#define MAX_PARAMS	16
+
 struct wl {
 	char name[32];
 	char preset[16];
 	u32 jobs;
 	u32 runs;		/* independent runs summed per row */
 	struct edge_cp_cfg cp;	/* the CP's costs and periods */
+	u32 nr_params;		/* queue-level policies' knobs set */
+	const char *param[MAX_PARAMS];	/* ... by name (the descriptor's) */
+	u64 param_v[MAX_PARAMS];
 	u64 seed;
 	u32 nr_dl;		/* deadline classes: a job draws one */
 	u64 dl_ns[MAX_DL];
@@ -293,6 +299,7 @@ static u64 draw_deadline(const struct wl *w, struct edge_rng *r)
 static void parse_line(struct wl *w, const char *path, char *line, int depth)
 {
 	char *hash = strchr(line, '#'), *key, *rest, *save = NULL;
+	const struct edge_param *pp;
 
 	if (hash)
 		*hash = 0;
@@ -333,12 +340,22 @@ static void parse_line(struct wl *w, const char *path, char *line, int depth)
 		w->cp.parse_ns = (u32)numr(rest, "parse_ns", 0, 1000000000);
 	} else if (!strcmp(key, "host_ns")) {
 		w->cp.host_ns = (u32)numr(rest, "host_ns", 0, 1000000000);
-	} else if (!strcmp(key, "predict_ns")) {
-		w->cp.predict_ns = (u32)numr(rest, "predict_ns", 0, 1000000000);
 	} else if (!strcmp(key, "profile_us")) {
 		w->cp.profile_ns = (u32)numr(rest, "profile_us", 0, 4000000) * 1000;
-	} else if (!strcmp(key, "prema_us")) {
-		w->cp.period_ns = (u32)numr(rest, "prema_us", 0, 4000000) * 1000;
+	} else if ((pp = edge_cp_param_find(key, NULL))) {
+		/* A policy's knob, by its descriptor: name and limits. */
+		u32 i;
+
+		for (i = 0; i < w->nr_params; i++)
+			if (w->param[i] == pp->name)
+				break;
+		if (i == MAX_PARAMS)
+			sim_bad(JWHO, jwhere, key, rest, "at most %u knobs",
+				MAX_PARAMS);
+		w->param[i] = pp->name;
+		w->param_v[i] = numr(rest, key, pp->min, pp->max);
+		if (i == w->nr_params)
+			w->nr_params++;
 	} else if (!strcmp(key, "runs")) {
 		w->runs = (u32)numr(rest, "runs", 1, 10000);
 	} else if (!strcmp(key, "seed")) {
@@ -385,11 +402,22 @@ static void parse_line(struct wl *w, const char *path, char *line, int depth)
 	} else if (!strcmp(key, "part")) {
 		parse_part(w, rest);
 	} else {
-		sim_unknown(JWHO, jwhere, "key", key, (const char *const[]){
+		static const char *const fixed[] = {
 			"include", "workload", "preset", "jobs", "parse_ns",
-			"host_ns", "predict_ns", "profile_us", "prema_us",
-			"runs", "seed", "deadline_us", "seq", "rate", "kernel",
-			"part", NULL });
+			"host_ns", "profile_us", "runs", "seed", "deadline_us",
+			"seq", "rate", "kernel", "part",
+		};
+		const char *known[ARRAY_SIZE(fixed) + MAX_PARAMS + 1];
+		u32 n = 0, pol, j;
+
+		for (j = 0; j < ARRAY_SIZE(fixed); j++)
+			known[n++] = fixed[j];
+		for (pol = 0; pol < EDGE_POL_NR; pol++)
+			for (j = 0; j < edge_cp_policies[pol]->nr_params &&
+			     n < ARRAY_SIZE(known) - 1; j++)
+				known[n++] = edge_cp_policies[pol]->params[j].name;
+		known[n] = NULL;
+		sim_unknown(JWHO, jwhere, "key", key, known);
 	}
 }
 
@@ -542,6 +570,9 @@ static void run_one(const struct wl *w, const struct edge_preset *p,
 	ccfg.policy = policy;
 	if (edge_cp_init(r.cp, &r.simt, &ccfg, on_job, &r))
 		jdie("cp costs or periods out of range");
+	for (i = 0; i < w->nr_params; i++)
+		if (edge_cp_param_set(r.cp, w->param[i], w->param_v[i], NULL))
+			jdie("%s out of range", w->param[i]);
 	for (i = 0; i < w->nr_kernels; i++)
 		if (edge_cp_set_class(r.cp, i, &w->k[i]))
 			jdie("kernel %s rejected", w->kname[i]);

@@ -56,9 +56,6 @@ static void parse_dim3(const char *v, u32 *x, u32 *y, u32 *z,
 	*z = d[2];
 }
 
-const char *const sched_names[] = { "drain", "reserve", "preempt" };
-const char *const victim_names[] = { "oldest", "newest", "best" };
-static const char *const flush_names[] = { "boost", "ibuf", "loads", "barrier" };
 
 static u32 parse_enum(const char *v, const char *const *names, int n,
 		      const char *where, const char *key)
@@ -79,44 +76,42 @@ static u32 parse_enum(const char *v, const char *const *names, int n,
 	}
 }
 
-/* none | all | a+b+... (or a,b,...) of boost, ibuf, loads, barrier */
+/* A name of one of the model's tables (gpu/strategy.c), or exit 2. */
+static u32 parse_name(const char *v, const struct edge_name *t, int n,
+		      const char *where, const char *key)
+{
+	const char *names[EDGE_FLUSH_NR + EDGE_SCHED_NR + 1];
+	int i;
+
+	for (i = 0; i < n; i++)
+		names[i] = t[i].name;
+	return parse_enum(v, names, n, where, key);
+}
+
+/* none | all | a+b+... of the model's flush names (gpu/strategy.c). */
 static u32 parse_flush(const char *v, const char *where)
 {
-	char buf[128], *p, *save = NULL;
-	u32 f = 0;
+	const char *bad = v;
+	u32 f;
 
-	if (!strcmp(v, "none"))
-		return 0;
-	if (!strcmp(v, "all"))
-		return EDGE_FLUSH_ALL;
-	if (strlen(v) >= sizeof(buf))
-		die("%s: flush: too long", where);
-	strcpy(buf, v);
-	for (p = strtok_r(buf, ",+", &save); p; p = strtok_r(NULL, ",+", &save))
-		f |= 1U << parse_enum(p, flush_names, 4, where, "flush");
-	return f;
+	if (!edge_flush_parse(v, &f, &bad))
+		return f;
+	{
+		char word[64];
+		size_t len = strcspn(bad, "+");
+
+		snprintf(word, sizeof(word), "%.*s", (int)len, bad);
+		if (len)
+			parse_name(word, edge_flush_table, EDGE_FLUSH_NR,
+				   where, "flush");
+		sim_bad("edge-sim", where, "flush", v,
+			"none, all, or names joined by '+'");
+	}
 }
 
 void flush_str(u32 f, char *out, size_t len)
 {
-	int i;
-
-	if (!f) {
-		snprintf(out, len, "none");
-		return;
-	}
-	if (f == EDGE_FLUSH_ALL) {
-		snprintf(out, len, "all");
-		return;
-	}
-	out[0] = 0;
-	for (i = 0; i < 4; i++) {
-		if (!(f & (1U << i)))
-			continue;
-		if (out[0])
-			strncat(out, "+", len - strlen(out) - 1);
-		strncat(out, flush_names[i], len - strlen(out) - 1);
-	}
+	edge_flush_format(f, out, len);
 }
 
 static void copy_name(char *dst, const char *src, const char *where)
@@ -318,9 +313,11 @@ static void set_top(struct scen *sc, const char *key, const char *v,
 			die("%s: label: too long or has a comma", where);
 		strcpy(sc->label, v);
 	} else if (!strcmp(key, "sched")) {
-		c->sched = parse_enum(v, sched_names, 3, where, key);
+		c->sched = parse_name(v, edge_sched_table, EDGE_SCHED_NR,
+				      where, key);
 	} else if (!strcmp(key, "victim")) {
-		c->victim = parse_enum(v, victim_names, 3, where, key);
+		c->victim = parse_name(v, edge_victim_table, EDGE_VICTIM_NR,
+				       where, key);
 	} else if (!strcmp(key, "tb_policy")) {
 		int pol = edge_tb_policy_find(v);
 

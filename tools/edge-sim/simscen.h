@@ -60,10 +60,8 @@ struct scen {
 	int depth;		/* include nesting */
 };
 
-extern const char *const sched_names[];
 /* The model's field names beside a scenario's keys (sim_validate()). */
 extern const char *const scen_kernel_map[][2];
-extern const char *const victim_names[];
 
 /* The scenario's defaults: preset edge, one run, EDGE's dispatch time. */
 void scen_defaults(struct scen *sc);

@@ -306,7 +306,7 @@ void sim_prov(FILE *o, const char *preset, const char *qpol,
 
 	flush_str(cfg->flush, fl, sizeof(fl));
 	fprintf(o, ",%s,%s,%s,%s,%s,%s,%llu,%u,%s", preset, qpol,
-		edge_tb_policy_name(cfg->tb_policy), sched_names[cfg->sched],
-		victim_names[cfg->victim], fl, (unsigned long long)seed, runs,
+		edge_tb_policy_name(cfg->tb_policy), edge_sched_table[cfg->sched].name,
+		edge_victim_table[cfg->victim].name, fl, (unsigned long long)seed, runs,
 		EDGE_SIM_VERSION);
 }

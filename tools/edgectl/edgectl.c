@@ -12,6 +12,8 @@
  *   edgectl [-j [-p]] stats [show] dev edgeN
  *   edgectl [-j [-p]] sched show dev edgeN
  *   edgectl sched set dev edgeN [policy P] [victim V] [queue Q] [KNOB N]...
+ *   edgectl [-j [-p]] param show dev edgeN
+ *   edgectl param set dev edgeN KNOB N [KNOB N]...
  *   edgectl [-j] monitor [-n COUNT]
  *   edgectl [-j] top [-n ITERATIONS] [dev edgeN]
  *   edgectl [-j] place mem SIZE threads N blocks N [policy NAME]
@@ -21,9 +23,12 @@
  * -j: one JSON array per command; monitor and top write JSON lines
  * instead, one object per line, flushed as it is written, so that a
  * reader of the stream (or of what a kill left) reads whole objects.
- * A keyword edgectl does not know is named, with the nearest one it
- * knows; a value the kernel refuses prints its extack: the message, the
- * attribute and the policy's limits.
+ * A KNOB is a policy's, by the name its descriptor gives it: edgectl
+ * learns them from the kernel (sched-get's policy-param nests).  A
+ * keyword edgectl does not know is named, with the nearest one it knows;
+ * a value the kernel refuses prints its extack: the message, the
+ * attribute (a knob's name, for one in a policy-param) and the policy's
+ * limits.
  *
  * libnl 3.7 has no extack helper: NETLINK_EXT_ACK is set on the socket
  * and the error callback reads the errno and the kernel's message from
@@ -121,9 +126,7 @@ static const struct {
 	[EDGE_A_QUEUE_POLICY] = { "queue", K_STR },
 	[EDGE_A_CP_PARSE_NS] = { "parse_ns", K_U32 },
 	[EDGE_A_CP_HOST_NS] = { "host_ns", K_U32 },
-	[EDGE_A_CP_PREDICT_NS] = { "predict_ns", K_U32 },
 	[EDGE_A_CP_PROFILE_NS] = { "profile_ns", K_U32 },
-	[EDGE_A_CP_PREMA_NS] = { "prema_ns", K_U32 },
 	[EDGE_A_TB_POLICY] = { "tb_policy", K_STR },
 	[EDGE_A_JOB_ID] = { "job", K_U64 },
 	[EDGE_A_JOB_OWNER_PID] = { "pid", K_U32 },
@@ -156,11 +159,12 @@ static const struct {
 /*
  * The keywords, for the "did you mean" of a mistyped one and for bash
  * completion (edgectl complete, tools/edgectl/edgectl.bash): each
- * context's words, NULL-terminated.
+ * context's words, NULL-terminated.  The policies' knobs are not here:
+ * the kernel's descriptors name them (knobs_get()).
  */
 static const char * const objects[] = {
-	"dev", "ekt", "job", "stats", "sched", "monitor", "top", "place",
-	"help", NULL
+	"dev", "ekt", "job", "stats", "sched", "param", "monitor", "top",
+	"place", "help", NULL
 };
 static const char * const dev_cmds[] = { "show", "add", "del", "set", NULL };
 static const char * const show_cmds[] = { "show", NULL };
@@ -186,8 +190,7 @@ static const int sched_attrs[] = {
 	EDGE_A_TB_POLICY, EDGE_A_SCHED_FLUSH, EDGE_A_SCHED_RESERVE_PCT,
 	EDGE_A_SCHED_DISPATCH_CYCLES, EDGE_A_SCHED_WAIT_CYCLES,
 	EDGE_A_SCHED_CTX_BYTES_PER_CYCLE, EDGE_A_SCHED_SKIP_EVENT_EXEC,
-	EDGE_A_CP_PARSE_NS, EDGE_A_CP_HOST_NS, EDGE_A_CP_PREDICT_NS,
-	EDGE_A_CP_PROFILE_NS, EDGE_A_CP_PREMA_NS,
+	EDGE_A_CP_PARSE_NS, EDGE_A_CP_HOST_NS, EDGE_A_CP_PROFILE_NS,
 };
 
 #define N_SCHED	(sizeof(sched_attrs) / sizeof(sched_attrs[0]))
@@ -208,6 +211,7 @@ static const char * const ntf_names[] = {
 static bool json, pretty, show_stats;
 /* -j for monitor and top: JSON lines, one object a line, no array. */
 static bool json_lines;
+static struct nlmsghdr *cur_msg;	/* the message print_obj() prints */
 static int nobjs;		/* objects printed in the JSON array */
 
 struct ctx {
@@ -224,6 +228,7 @@ struct ctx {
 	/* The request in flight, for the extack's attribute offset. */
 	struct nlmsghdr *sent;
 	int bad_attr;		/* the attribute the kernel named, or 0 */
+	char bad_knob[32];	/* or the knob, for one in a policy-param */
 	/* The policy's limits for it (NLMSGERR_ATTR_POLICY), when sent. */
 	bool has_min, has_max;
 	int64_t min;
@@ -249,7 +254,10 @@ static const char usage_text[] =
 	      "  stats [show] dev edgeN\n"
 	      "  sched show dev edgeN\n"
 	      "  sched set dev edgeN [policy drain|reserve|preempt] [victim V]\n"
-	      "            [queue NAME] [flush MASK] [reserve_pct N] [prema_ns N] ...\n"
+	      "            [queue NAME] [flush MASK] [reserve_pct N] [KNOB N] ...\n"
+	      "            (KNOB: a policy's, as sched show lists them)\n"
+	      "  param show dev edgeN   (as sched show)\n"
+	      "  param set dev edgeN KNOB N [KNOB N]...\n"
 	      "  monitor [-n COUNT]\n"
 	      "  top [-n ITERATIONS] [dev edgeN]\n"
 	      "  place mem SIZE[K|M|G] threads N blocks N [policy sa|cg|mgb-alg2|mgb-alg3]\n"
@@ -340,6 +348,36 @@ static void print_value(int t, struct nlattr *a)
 	}
 }
 
+/*
+ * The policies' knobs (policy-param, one nest each): printed as the
+ * other knobs are, by the name the kernel's descriptor gives.
+ */
+static void print_params(bool first)
+{
+	struct nlattr *a, *tb[EDGE_A_POLICY_PARAM_MAX + 1];
+	int rem;
+
+	if (!cur_msg)
+		return;
+	nlmsg_for_each_attr(a, cur_msg, GENL_HDRLEN, rem) {
+		if (nla_type(a) != EDGE_A_POLICY_PARAM ||
+		    nla_parse_nested(tb, EDGE_A_POLICY_PARAM_MAX, a, NULL) ||
+		    !tb[EDGE_A_POLICY_PARAM_NAME] ||
+		    !tb[EDGE_A_POLICY_PARAM_VALUE])
+			continue;
+		if (json) {
+			printf("%s%s", first ? "" : ",", pretty ? "\n    " : "");
+			json_str(nla_get_string(tb[EDGE_A_POLICY_PARAM_NAME]));
+			putchar(':');
+		} else {
+			printf(" %s ", nla_get_string(tb[EDGE_A_POLICY_PARAM_NAME]));
+		}
+		printf("%" PRIu64,
+		       (uint64_t)nla_get_u64(tb[EDGE_A_POLICY_PARAM_VALUE]));
+		first = false;
+	}
+}
+
 /* One object: @what its kind ("dev", "ekt", "stats", an event name). */
 static void print_obj(const char *what, struct nlattr **tb, bool stats)
 {
@@ -380,6 +418,8 @@ static void print_obj(const char *what, struct nlattr **tb, bool stats)
 		}
 		first = false;
 	}
+	if (tb[EDGE_A_POLICY_PARAM])
+		print_params(first);
 	if (json_lines)
 		puts("}");
 	else if (json)
@@ -394,6 +434,7 @@ static int parse(struct nl_msg *msg, struct nlattr **tb, uint8_t *cmd)
 	struct genlmsghdr *g = nlmsg_data(nlmsg_hdr(msg));
 
 	*cmd = g->cmd;
+	cur_msg = nlmsg_hdr(msg);
 	return nla_parse(tb, EDGE_A_MAX, genlmsg_attrdata(g, 0),
 			 genlmsg_attrlen(g, 0), NULL);
 }
@@ -436,6 +477,33 @@ static void ext_policy(struct ctx *c, struct nlattr *nest)
 }
 
 /*
+ * The attribute at @off in our request: the top-level one holding it
+ * (nla_type() of a nested one would be read as the wrong set's), and
+ * for one inside a policy-param nest, the knob that nest names.
+ */
+static void ext_offset(struct ctx *c, uint32_t off)
+{
+	struct nlattr *a, *pt[EDGE_A_POLICY_PARAM_MAX + 1];
+	uint32_t at;
+	int rem;
+
+	if (!c->sent)
+		return;
+	nlmsg_for_each_attr(a, c->sent, GENL_HDRLEN, rem) {
+		at = (char *)a - (char *)c->sent;
+		if (off < at || off >= at + NLA_ALIGN(a->nla_len))
+			continue;
+		c->bad_attr = nla_type(a);
+		if (off != at && c->bad_attr == EDGE_A_POLICY_PARAM &&
+		    !nla_parse_nested(pt, EDGE_A_POLICY_PARAM_MAX, a, NULL) &&
+		    pt[EDGE_A_POLICY_PARAM_NAME])
+			snprintf(c->bad_knob, sizeof(c->bad_knob), "%s",
+				 nla_get_string(pt[EDGE_A_POLICY_PARAM_NAME]));
+		return;
+	}
+}
+
+/*
  * An error's errno and its extack, from the TLVs at @a (@h's end): the
  * message, the attribute at fault (its offset in our request, whose type
  * names it) and its policy's limits.
@@ -444,11 +512,11 @@ static int ext_ack(struct ctx *c, int err, struct nlmsghdr *h,
 		   struct nlattr *a)
 {
 	int len = (char *)h + h->nlmsg_len - (char *)a;
-	uint32_t off;
 
 	c->err = err;
 	c->msg[0] = 0;
 	c->bad_attr = 0;
+	c->bad_knob[0] = 0;
 	c->has_min = c->has_max = false;
 	if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
 		return NL_STOP;
@@ -459,10 +527,7 @@ static int ext_ack(struct ctx *c, int err, struct nlmsghdr *h,
 				 (char *)nla_data(a));
 			break;
 		case NLMSGERR_ATTR_OFFS:
-			off = nla_get_u32(a);
-			if (c->sent && off + NLA_HDRLEN <= c->sent->nlmsg_len)
-				c->bad_attr = nla_type((struct nlattr *)
-						((char *)c->sent + off));
+			ext_offset(c, nla_get_u32(a));
 			break;
 		case NLMSGERR_ATTR_POLICY:
 			ext_policy(c, a);
@@ -509,23 +574,33 @@ static int end_cb(struct nl_msg *msg, void *arg)
 					NLMSG_ALIGN(sizeof(int))));
 }
 
-static void ctx_open(struct ctx *c)
+/* The socket and the family; NULL, or why not. */
+static const char *ctx_try_open(struct ctx *c)
 {
 	int one = 1;
 
 	memset(c, 0, sizeof(*c));
 	c->sk = nl_socket_alloc();
 	if (!c->sk || genl_connect(c->sk))
-		die("%s", "cannot open a generic netlink socket");
+		return "cannot open a generic netlink socket";
 	setsockopt(nl_socket_get_fd(c->sk), SOL_NETLINK, NETLINK_EXT_ACK,
 		   &one, sizeof(one));
 	c->family = genl_ctrl_resolve(c->sk, EDGE_FAMILY_NAME);
 	if (c->family < 0)
-		die("%s", "no \"edge\" netlink family: is edge.ko loaded?");
+		return "no \"edge\" netlink family: is edge.ko loaded?";
 	nl_socket_modify_cb(c->sk, NL_CB_VALID, NL_CB_CUSTOM, valid_cb, c);
 	nl_socket_modify_cb(c->sk, NL_CB_ACK, NL_CB_CUSTOM, end_cb, c);
 	nl_socket_modify_cb(c->sk, NL_CB_FINISH, NL_CB_CUSTOM, end_cb, c);
 	nl_socket_modify_err_cb(c->sk, NL_CB_CUSTOM, error_cb, c);
+	return NULL;
+}
+
+static void ctx_open(struct ctx *c)
+{
+	const char *why = ctx_try_open(c);
+
+	if (why)
+		die("%s", why);
 }
 
 /* A request, sent and answered; exits with the kernel's message on error. */
@@ -563,8 +638,10 @@ static int xfer(struct ctx *c, struct nl_msg *m)
 	if (c->err) {
 		fprintf(stderr, "edgectl: %s%s%s", strerror(-c->err),
 			c->msg[0] ? ": " : "", c->msg);
-		if (c->bad_attr > 0 && c->bad_attr <= EDGE_A_MAX &&
-		    attrs[c->bad_attr].name)
+		if (c->bad_knob[0])
+			fprintf(stderr, ": %s", c->bad_knob);
+		else if (c->bad_attr > 0 && c->bad_attr <= EDGE_A_MAX &&
+			 attrs[c->bad_attr].name)
 			fprintf(stderr, ": %s", attrs[c->bad_attr].name);
 		/* An unsigned policy's 0 is no news: "max N" then. */
 		if (c->has_min && c->min && c->has_max)
@@ -599,6 +676,18 @@ static uint32_t number(const char *s)
 	unsigned long v = strtoul(s, &end, 0);
 
 	if (!*s || *end || v > 0xffffffffUL)
+		die("bad number \"%s\"", s);
+	return v;
+}
+
+static uint64_t number64(const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (!*s || *end || *s == '-' || errno)
 		die("bad number \"%s\"", s);
 	return v;
 }
@@ -822,23 +911,90 @@ static int cmd_stats(struct ctx *c, int argc, char **argv)
 	return show_dev(c, argc, argv, EDGE_CMD_STATS_GET, 0);
 }
 
-/* bad_word() over sched set's words. */
-static void sched_bad_word(const char *got)
-{
-	const char *w[N_SCHED + 1];
-	unsigned int i;
+/*
+ * The policies' knobs, by the names the kernel's descriptors give them
+ * (sched-get's policy-param nests, emul/policy/param.h): edgectl names
+ * none, so a knob a policy gains needs nothing here.
+ */
+#define KNOBS_MAX	64
 
+struct knobs {
+	bool got;
+	int n;
+	char name[KNOBS_MAX][32];
+};
+
+static void knobs_each(struct ctx *c, uint8_t cmd, struct nlattr **tb)
+{
+	struct nlattr *a, *pt[EDGE_A_POLICY_PARAM_MAX + 1];
+	struct knobs *k = c->arg;
+	int rem;
+
+	nlmsg_for_each_attr(a, c->cur, GENL_HDRLEN, rem) {
+		if (nla_type(a) != EDGE_A_POLICY_PARAM || k->n == KNOBS_MAX ||
+		    nla_parse_nested(pt, EDGE_A_POLICY_PARAM_MAX, a, NULL) ||
+		    !pt[EDGE_A_POLICY_PARAM_NAME])
+			continue;
+		snprintf(k->name[k->n++], sizeof(k->name[0]), "%s",
+			 nla_get_string(pt[EDGE_A_POLICY_PARAM_NAME]));
+	}
+}
+
+/* Device @dev's knobs, asked once (a missing device ends edgectl). */
+static void knobs_get(struct ctx *c, uint32_t dev, struct knobs *k)
+{
+	struct nl_msg *m;
+
+	if (k->got)
+		return;
+	m = req(c, EDGE_CMD_SCHED_GET, 0);
+	nla_put_u32(m, EDGE_A_DEV_INDEX, dev);
+	k->got = true;
+	k->n = 0;
+	c->each = knobs_each;
+	c->arg = k;
+	xfer(c, m);
+}
+
+static bool knob_known(const struct knobs *k, const char *word)
+{
+	int i;
+
+	for (i = 0; i < k->n; i++)
+		if (!strcmp(word, k->name[i]))
+			return true;
+	return false;
+}
+
+/* bad_word() over sched set's words and the device's knobs. */
+static void sched_bad_word(struct ctx *c, uint32_t dev, struct knobs *k,
+			   const char *got)
+{
+	const char *w[N_SCHED + KNOBS_MAX + 1];
+	unsigned int i, n = 0;
+
+	knobs_get(c, dev, k);
 	for (i = 0; i < N_SCHED; i++)
-		w[i] = attrs[sched_attrs[i]].name;
-	w[i] = NULL;
+		w[n++] = attrs[sched_attrs[i]].name;
+	for (i = 0; i < (unsigned int)k->n; i++)
+		w[n++] = k->name[i];
+	w[n] = NULL;
 	bad_word(got, w);
 }
 
+/*
+ * sched and param (the same commands: param names the policies' knobs,
+ * which sched set and show carry too).  A word that is not one of sched
+ * set's attributes is a knob when the device's policies have one of
+ * that name, sent as a policy-param; else a mistyped keyword.
+ */
 static int cmd_sched(struct ctx *c, int argc, char **argv)
 {
 	const char *sub = argc ? argv[0] : "show";
+	struct knobs knobs = { 0 };
 	struct nl_msg *m;
 	unsigned int i;
+	uint32_t dev;
 
 	if (argc) {
 		argc--;
@@ -849,27 +1005,37 @@ static int cmd_sched(struct ctx *c, int argc, char **argv)
 	if (strcmp(sub, "set"))
 		bad_word(sub, sched_cmds);
 	m = req(c, EDGE_CMD_SCHED_SET, 0);
-	nla_put_u32(m, EDGE_A_DEV_INDEX, dev_arg(&argc, &argv));
+	dev = dev_arg(&argc, &argv);
+	nla_put_u32(m, EDGE_A_DEV_INDEX, dev);
 	if (!argc)
 		usage();
 	for (; argc >= 2; argc -= 2, argv += 2) {
 		/* "tb", tb_policy's short name from before. */
 		const char *w = strcmp(argv[0], "tb") ? argv[0] : "tb_policy";
+		struct nlattr *n;
 		int a;
 
 		for (i = 0; i < N_SCHED; i++)
 			if (!strcmp(w, attrs[sched_attrs[i]].name))
 				break;
-		if (i == N_SCHED)
-			sched_bad_word(argv[0]);
-		a = sched_attrs[i];
-		if (attrs[a].kind == K_STR)
-			nla_put_string(m, a, argv[1]);
-		else
-			nla_put_u32(m, a, number(argv[1]));
+		if (i < N_SCHED) {
+			a = sched_attrs[i];
+			if (attrs[a].kind == K_STR)
+				nla_put_string(m, a, argv[1]);
+			else
+				nla_put_u32(m, a, number(argv[1]));
+			continue;
+		}
+		knobs_get(c, dev, &knobs);
+		if (!knob_known(&knobs, argv[0]))
+			sched_bad_word(c, dev, &knobs, argv[0]);
+		n = nla_nest_start(m, EDGE_A_POLICY_PARAM | NLA_F_NESTED);
+		nla_put_string(m, EDGE_A_POLICY_PARAM_NAME, argv[0]);
+		nla_put_u64(m, EDGE_A_POLICY_PARAM_VALUE, number64(argv[1]));
+		nla_nest_end(m, n);
 	}
 	if (argc)
-		sched_bad_word(argv[0]);
+		sched_bad_word(c, dev, &knobs, argv[0]);
 	return xfer(c, m);
 }
 
@@ -1280,14 +1446,56 @@ static int cmd_place(struct ctx *c, int argc, char **argv)
 }
 
 /*
+ * Completion's knobs: the kernel's (knobs_get()), of the device named
+ * after "dev" in @argv or else the first one; none when edge.ko is not
+ * loaded or there is no device.
+ */
+static void complete_knobs(int argc, char **argv)
+{
+	static struct knobs k;
+	uint32_t devs[65] = { 0 }, want = ~0U, dev;
+	struct ctx c;
+	int i;
+
+	for (i = 0; i + 1 < argc; i++) {
+		const char *d = argv[i + 1];
+		char *end;
+
+		if (strcmp(argv[i], "dev"))
+			continue;
+		if (!strncmp(d, "edge", 4))
+			d += 4;
+		want = strtoul(d, &end, 10);
+		if (!*d || *end)
+			want = ~0U;
+	}
+	if (ctx_try_open(&c))
+		return;
+	c.each = devs_each;
+	c.arg = devs;
+	xfer(&c, req(&c, EDGE_CMD_DEV_GET, NLM_F_DUMP));
+	if (!devs[0])
+		return;
+	dev = devs[1];
+	for (i = 0; i < (int)devs[0]; i++)
+		if (devs[1 + i] == want)
+			dev = want;
+	knobs_get(&c, dev, &k);
+	for (i = 0; i < k.n; i++)
+		puts(k.name[i]);
+}
+
+/*
  * Bash completion (tools/edgectl/edgectl.bash): the words that may
- * follow @argv, from the keyword tables above, one a line.
+ * follow @argv, from the keyword tables above and, after sched set or
+ * param set, the kernel's knobs; one a line.
  */
 static int complete(int argc, char **argv)
 {
 	const char * const *w = objects;
 	const char *obj = argc ? argv[0] : "";
 	const char *sub = argc > 1 ? argv[1] : "";
+	bool sched = !strcmp(obj, "sched") || !strcmp(obj, "param");
 	unsigned int i;
 
 	if (argc >= 1) {
@@ -1299,7 +1507,7 @@ static int complete(int argc, char **argv)
 		else if (!strcmp(obj, "ekt") || !strcmp(obj, "job") ||
 			 !strcmp(obj, "stats"))
 			w = argc == 1 ? show_cmds : NULL;
-		else if (!strcmp(obj, "sched") && argc == 1)
+		else if (sched && argc == 1)
 			w = sched_cmds;
 		else if (!strcmp(obj, "place"))
 			w = place_words;
@@ -1307,9 +1515,11 @@ static int complete(int argc, char **argv)
 			w = monitor_words;
 		else if (!strcmp(obj, "top"))
 			w = top_words;
-		if (!strcmp(obj, "sched") && !strcmp(sub, "set")) {
+		if (sched && !strcmp(sub, "set")) {
 			for (i = 0; i < N_SCHED; i++)
 				puts(attrs[sched_attrs[i]].name);
+			fflush(stdout);
+			complete_knobs(argc, argv);
 			return 0;
 		}
 	}
@@ -1371,7 +1581,8 @@ int main(int argc, char **argv)
 		return cmd_stats(&c, argc - 1, argv + 1);
 	if (!strcmp(argv[0], "job"))
 		return cmd_job(&c, argc - 1, argv + 1);
-	if (!strcmp(argv[0], "sched"))
+	/* param: the policies' knobs, sent and shown as sched's are. */
+	if (!strcmp(argv[0], "sched") || !strcmp(argv[0], "param"))
 		return cmd_sched(&c, argc - 1, argv + 1);
 	if (!strcmp(argv[0], "place"))
 		return cmd_place(&c, argc - 1, argv + 1);

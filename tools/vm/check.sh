@@ -121,7 +121,7 @@ cat "$build/simtrace.tap"
 taps+=("$build/simtrace.tap")
 
 stage "siminput" "host: edge-sim refuses a bad value of every input key (exit 2, key named)"
-# tools/edge-sim/input-check.sh: 145 cases, ~8 s of CPU; TAP, its plan last.
+# tools/edge-sim/input-check.sh: 148 cases, ~8 s of CPU; TAP, its plan last.
 if ! make -s -C "$top/tools/edge-sim" O="$build/host" input-check \
 	>"$build/siminput.tap" 2>&1; then
 	stage_failed siminput
