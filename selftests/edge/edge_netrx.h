@@ -54,4 +54,27 @@ static inline int nr_write(const char *attr, const char *val)
 	return edge_path_write(path, val);
 }
 
+/*
+ * Wait until "received" holds still for @hold_ms with nothing in flight:
+ * frames of a flood that has ended may still sit in the stack's backlog
+ * (the debug kernel, or a loaded host, is slow to drain a burst), and
+ * would move the counters between one read and the next.  Returns 0, or
+ * -ETIMEDOUT when frames or events keep coming for @max_ms.
+ */
+static inline int nr_quiesce(unsigned int hold_ms, unsigned int max_ms)
+{
+	uint64_t end = now_ns() + (uint64_t)max_ms * 1000000ULL;
+	long long rx = -1, r;
+
+	for (;;) {
+		r = nr_read("received");
+		if (r == rx && nr_read("inflight") == 0)
+			return 0;
+		if (now_ns() > end)
+			return -ETIMEDOUT;
+		rx = r;
+		sleep_ms(hold_ms);
+	}
+}
+
 #endif /* _EDGE_NETRX_H */

@@ -104,24 +104,10 @@ static const char * const drop_reasons[] = {
 static void balanced(struct __test_metadata *_metadata)
 {
 	long long rx, ans, pass, drop, infl, p = 0, d = 0;
-	uint64_t end = now_ns() + 30000000000ULL;
 	char buf[256];
 	unsigned int i;
 
-	/*
-	 * Frames still queued (the debug kernel is slow to drain a burst)
-	 * would move the counters between the reads below: wait until
-	 * "received" holds still for 300 ms with nothing in flight.
-	 */
-	for (rx = -1;;) {
-		long long r = nr_read("received");
-
-		ASSERT_LT(now_ns(), end) TH_LOG("frames or events keep coming");
-		if (r == rx && nr_read("inflight") == 0)
-			break;
-		rx = r;
-		sleep_ms(300);
-	}
+	ASSERT_EQ(0, nr_quiesce(300, 30000)) TH_LOG("frames or events keep coming");
 	ASSERT_EQ(0, edge_path_str(NR_SYSFS "/stats", buf, sizeof(buf)));
 	ASSERT_EQ(5, sscanf(buf, "received %lld answered %lld passed %lld dropped %lld inflight %lld",
 			    &rx, &ans, &pass, &drop, &infl)) TH_LOG("stats: %s", buf);
