@@ -7,6 +7,8 @@
 # Any compiler or modpost warning fails the build: make shows none.
 #
 # Usage: kmod.sh SERIES OUTDIR   (SERIES 6.1 or 6.12)
+# KMOD_SPARSE=1: sparse on each file as it is compiled (make C=1), its
+# warnings failures like the compiler's (tools/lint.sh, on a fresh OUTDIR).
 # Result: OUTDIR/src/edge.ko, edge_nicsim.ko, edge_netrx.ko; OUTDIR/build.log;
 # OUTDIR/oot/edge_oot_sample.ko (samples/edge_oot, built as its author would).
 set -euo pipefail
@@ -28,7 +30,7 @@ cp -p "$top"/drv/netrx/*.[ch] "$src/drv/netrx/"
 (cd "$top" && cp -p --parents emul/*.[ch] emul/*/*.[ch] "$src/")
 cp -p "$top"/uapi/linux/*.h "$src/uapi/linux/"
 rc=0
-make -s -j"$(nproc)" -C "$KDIR" M="$src" modules >"$out/build.log" 2>&1 || rc=$?
+make -s -j"$(nproc)" -C "$KDIR" M="$src" ${KMOD_SPARSE:+C=1} modules >"$out/build.log" 2>&1 || rc=$?
 # 6.1's modpost says it skips BTF (its headers have no vmlinux): not ours.
 warn=$(grep -v -e 'Skipping BTF' "$out/build.log" || true)
 if [[ -n $warn ]]; then
