@@ -216,7 +216,11 @@ run: deps all netmods
 # kernels' guest modules.  T=NAME: that suite only (check.sh hands it to
 # tools/vm/check-suite.sh, on the kernel KERNEL= picks).
 check: export KERNEL := $(KERNEL)
-check: deps ynl tools selftests sim libedge libedge-pc
+# check.sh makes CHECK_PREREQS itself, after it has started the debug
+# kernel's build (the longest part), which needs only deps.
+CHECK_PREREQS := ynl tools selftests sim libedge libedge-pc
+check: export CHECK_PREREQS := $(CHECK_PREREQS)
+check: deps
 	@$(VM)/check.sh
 
 # libedge as a library: libedge.so.1, libedge.a, edge.pc, man pages.

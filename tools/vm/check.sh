@@ -18,7 +18,15 @@ build=$top/build
 vm=$top/tools/vm
 # make check T=NAME: that one kselftest suite on the stock guest, nothing
 # else (tools/vm/check-suite.sh).
+# What make check's guests and host stages run (make's CHECK_PREREQS:
+# the tools, the selftests, edge-sim, libedge), made here.
+prereq_targets=${CHECK_PREREQS:-ynl tools selftests sim libedge libedge-pc}
+prereqs() {
+	# shellcheck disable=SC2086 # a list of make targets
+	make -s -C "$top" $prereq_targets
+}
 if [[ -n ${T:-} ]]; then
+	prereqs || exit 1
 	exec "$vm/check-suite.sh" "$T"
 fi
 cache=${CACHE:-$top/.cache}
@@ -73,12 +81,21 @@ stage() {
 # the CPU the other leaves idle (single-threaded host stages, guests
 # sleeping in a test).  Its stdout is build/debug.out, read at the end;
 # its stderr build/debug-lane.log.
-rm -f "$build/debug.tap" "$build/debug-reports.tap"
+# It starts before the tools are made (below): its guest waits for them
+# (build/.prereqs.rc, written when they are).
+rm -f "$build/debug.tap" "$build/debug-reports.tap" "$build/.prereqs.rc"
 (
 	t0=$SECONDS
 	"$vm/debug-kernel/build.sh" "$cache" || exit 1
 	echo "debug lane: kernel ready after $((SECONDS - t0)) s; CPU (user, sys) so far:" >&2
 	times >&2
+	while [[ ! -f $build/.prereqs.rc ]]; do
+		sleep 2
+	done
+	if [[ $(<"$build/.prereqs.rc") != 0 ]]; then
+		echo "debug lane: the tools and selftests did not build" >&2
+		exit 1
+	fi
 	"$vm/check-debug.sh" "$build"
 	rc=$?
 	echo "debug lane: done after $((SECONDS - t0)) s; CPU (user, sys) of the lane:" >&2
@@ -86,6 +103,14 @@ rm -f "$build/debug.tap" "$build/debug-reports.tap"
 	exit $rc
 ) >"$build/debug.out" 2>"$build/debug-lane.log" &
 debug_lane=$!
+
+stage "prereqs" "host: the tools, selftests, edge-sim and libedge (make)"
+rc=0
+prereqs || rc=$?
+echo "$rc" >"$build/.prereqs.rc"
+if ((rc)); then
+	stage_failed "make $prereq_targets"
+fi
 
 stage "tap-summary-test" "host: tap-summary.sh's self-test (what must fail does)"
 if ! "$vm/tap-summary-test.sh" >"$build/tap-summary-test.tap" 2>&1; then
