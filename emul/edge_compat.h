@@ -98,6 +98,29 @@ typedef __u64 u64;
 typedef __s32 s32;
 typedef __s64 s64;
 
+#ifdef EDGE_USER_ALLOC
+/*
+ * A harness's allocator instead of libc's: selftests/fuzz/fuzz_alloc.c
+ * keeps the model's large blocks from one input to the next.
+ */
+void *edge_user_alloc(size_t size, bool zero);
+void edge_user_free(void *p);
+
+static inline void *edge_zalloc(size_t size)
+{
+	return edge_user_alloc(size, true);
+}
+
+static inline void *edge_alloc(size_t size)
+{
+	return edge_user_alloc(size, false);
+}
+
+static inline void edge_free(void *p)
+{
+	edge_user_free(p);
+}
+#else
 static inline void *edge_zalloc(size_t size)
 {
 	return calloc(1, size);
@@ -112,6 +135,7 @@ static inline void edge_free(void *p)
 {
 	free(p);
 }
+#endif
 
 #define EDGE_ASSERT(cond)	assert(cond)
 #define noinline		__attribute_noinline__	/* glibc's sys/cdefs.h */

@@ -10,6 +10,7 @@
  * completions of one slot between two looks cannot hide each other.
  */
 #include "fuzz_common.h"
+#include "fuzz_alloc.h"
 
 void __real_edge_ring_complete(struct edge_ring *r, u32 seq, u32 code,
 			       u32 res);
@@ -163,6 +164,43 @@ static void fz_completed(struct edge_ring *er, u32 seq, u32 code, u32 res)
 	r->ncompl++;
 }
 
+static void *build_model(void *arg)
+{
+	struct edge_model *m = fz_zalloc(sizeof(*m));
+	int ret;
+
+	FZ_ASSERT(m, "out of memory");
+	ret = edge_model_init(m, arg, notify);
+	FZ_ASSERT(!ret, "edge_model_init: %d", ret);
+	return m;
+}
+
+static void teardown_model(void *obj)
+{
+	edge_model_fini(obj);
+	fz_free(obj);
+}
+
+void fz_prepare(const char *const *presets, unsigned int n)
+{
+	unsigned int i;
+
+	fz_alloc_keep(true);
+	for (i = 0; i < n; i++) {
+		const struct edge_preset *p = edge_preset_find(presets[i]);
+
+		FZ_ASSERT(p, "preset %s", presets[i]);
+		fz_alloc_check_reuse(build_model, teardown_model, (void *)p,
+				     p->name);
+	}
+}
+
+void fz_input_done(void)
+{
+	FZ_ASSERT(!fz_alloc_in_use(), "%u large blocks never freed",
+		  fz_alloc_in_use());
+}
+
 int fz_model_init(struct fz_ctx *c, const struct edge_preset *p)
 {
 	int ret;
@@ -247,15 +285,15 @@ int fz_kdesc(const struct edge_preset *p, struct edge_kdesc *k, u32 func,
 
 void fz_ring_free(struct fz_ring *r)
 {
-	free(r->mem.sq);
-	free(r->mem.cq);
-	free(r->sq_shadow);
-	free(r->cq_shadow);
-	free(r->pend);
-	free(r->val);
-	free(r->touched);
-	free(r->exp_status);
-	free(r->exp_res);
+	fz_free(r->mem.sq);
+	fz_free(r->mem.cq);
+	fz_free(r->sq_shadow);
+	fz_free(r->cq_shadow);
+	fz_free(r->pend);
+	fz_free(r->val);
+	fz_free(r->touched);
+	fz_free(r->exp_status);
+	fz_free(r->exp_res);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -289,17 +327,20 @@ int fz_ring_register(struct fz_ctx *c, struct fz_ring *r,
 		  l->cq_head + 4 <= l->cq_cqes && l->cq_tail + 4 <= l->cq_cqes &&
 		  l->cq_cqes % 8 == 0 && l->sq_entries % 8 == 0, "cq words");
 
-	/* Exact sizes: ASan's redzones guard the ends. */
+	/*
+	 * Exact sizes: ASan's redzones guard the ends (of a kept block too,
+	 * fuzz_alloc.c; up to 4 MiB of parameters, faulted in once).
+	 */
 	r->mem.doorbells = c->db;
-	r->mem.sq = calloc(1, l->sq_size);
-	r->mem.cq = calloc(1, l->cq_size);
-	r->sq_shadow = calloc(1, l->sq_size);
-	r->cq_shadow = calloc(1, l->cq_size);
-	r->pend = calloc(r->entries, sizeof(u32));
-	r->val = calloc(r->entries, sizeof(u32));
-	r->touched = calloc(r->entries, 1);
-	r->exp_status = calloc(r->entries, sizeof(u32));
-	r->exp_res = calloc(r->entries, sizeof(u32));
+	r->mem.sq = fz_zalloc(l->sq_size);
+	r->mem.cq = fz_zalloc(l->cq_size);
+	r->sq_shadow = fz_zalloc(l->sq_size);
+	r->cq_shadow = fz_zalloc(l->cq_size);
+	r->pend = fz_zalloc(r->entries * sizeof(u32));
+	r->val = fz_zalloc(r->entries * sizeof(u32));
+	r->touched = fz_zalloc(r->entries);
+	r->exp_status = fz_zalloc(r->entries * sizeof(u32));
+	r->exp_res = fz_zalloc(r->entries * sizeof(u32));
 	FZ_ASSERT(r->mem.sq && r->mem.cq && r->sq_shadow && r->cq_shadow &&
 		  r->pend && r->val && r->touched && r->exp_status &&
 		  r->exp_res, "out of memory");

@@ -177,6 +177,17 @@ struct fz_ctx {
 	bool cfg_changed;		/* a live set_cfg happened */
 };
 
+/*
+ * From LLVMFuzzerInitialize(), with the presets the target uses: the
+ * model's large blocks are kept from one input to the next
+ * (fuzz_alloc.c), and a model set up in kept memory is checked to be the
+ * one edge_model_init() makes in fresh memory, for each preset.
+ */
+void fz_prepare(const char *const *presets, unsigned int n);
+
+/* After the model and the rings are freed: none of them leaked. */
+void fz_input_done(void);
+
 int fz_model_init(struct fz_ctx *c, const struct edge_preset *p);
 void fz_model_fini(struct fz_ctx *c);
 

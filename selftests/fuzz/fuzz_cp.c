@@ -30,6 +30,7 @@
 #include "gpu/engine.h"
 #include "gpu/preset.h"
 #include "gpu/simt.h"
+#include "fuzz_alloc.h"
 
 #define FZ_JOBS		512
 #define MAX_OPS		96
@@ -188,9 +189,60 @@ static bool odd_cookie(u64 cookie, void *arg)
 	return (cookie & 1) == (uintptr_t)arg;
 }
 
+static const char *const presets[] = { "edge", "lax", "h100-like" };
+
+/* What an input sets up, for fz_alloc_check_reuse(). */
+struct cp_rig {
+	struct edge_engine eng;
+	struct edge_simt s;
+	struct edge_cp *cp;
+};
+
+static void *build_rig(void *arg)
+{
+	struct cp_rig *r = fz_zalloc(sizeof(*r));
+	struct edge_simt_cfg scfg;
+	struct edge_cp_cfg ccfg;
+
+	CHECK(r);
+	edge_engine_init(&r->eng);
+	edge_simt_default_cfg(&scfg);
+	CHECK(!edge_simt_init(&r->s, arg, &r->eng, &scfg, kernel_done, NULL));
+	r->cp = fz_zalloc(sizeof(*r->cp));
+	CHECK(r->cp);
+	edge_cp_default_cfg(&ccfg);
+	CHECK(!edge_cp_init(r->cp, &r->s, &ccfg, job_done, NULL));
+	return r;
+}
+
+static void teardown_rig(void *obj)
+{
+	struct cp_rig *r = obj;
+
+	edge_cp_fini(r->cp);
+	fz_free(r->cp);
+	edge_simt_fini(&r->s);
+	edge_engine_fini(&r->eng);
+	fz_free(r);
+}
+
+/* Large blocks kept from one input to the next: see fuzz_alloc.c. */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	u32 i;
+
+	(void)argc;
+	(void)argv;
+	fz_alloc_keep(true);
+	for (i = 0; i < ARRAY_SIZE(presets); i++)
+		fz_alloc_check_reuse(build_rig, teardown_rig,
+				     (void *)edge_preset_find(presets[i]),
+				     presets[i]);
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
-	static const char *const presets[] = { "edge", "lax", "h100-like" };
 	struct edge_simt_cfg scfg;
 	struct edge_cp_cfg ccfg;
 	u32 ops = 0, i;
@@ -204,7 +256,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	scfg.seed = in8();
 	CHECK(!edge_simt_init(&F.s, edge_preset_find(presets[in8() % 3]),
 			      &F.eng, &scfg, kernel_done, NULL));
-	F.cp = calloc(1, sizeof(*F.cp));
+	F.cp = fz_zalloc(sizeof(*F.cp));
 	CHECK(F.cp);
 	edge_cp_default_cfg(&ccfg);
 	ccfg.policy = in8() % EDGE_POL_NR;
@@ -260,8 +312,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		CHECK(F.ends[i] == 1);
 	check_accounting();
 	edge_cp_fini(F.cp);
-	free(F.cp);
+	fz_free(F.cp);
 	edge_simt_fini(&F.s);
 	edge_engine_fini(&F.eng);
+	CHECK(!fz_alloc_in_use());
 	return 0;
 }

@@ -310,11 +310,21 @@ static void run_model(const struct edge_preset *p, const struct edge_kdesc *k,
 	}
 	fz_model_fini(&c);
 	fz_ring_free(&r);
+	fz_input_done();
+}
+
+static const char *const presets[] = { "edge", "lax", "h100-like" };
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fz_prepare(presets, ARRAY_SIZE(presets));
+	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const presets[] = { "edge", "lax", "h100-like" };
 	struct edge_register reg;
 	u32 usize = 0, i;
 	int ret;

@@ -53,6 +53,8 @@
 #define MAX_OPS		256
 #define DRAIN_BUDGET	256
 
+static const char *const presets[] = { "edge", "lax", "h100-like" };
+
 struct setup {
 	const struct edge_preset *p;
 	struct edge_kdesc ka;		/* the target entry */
@@ -63,7 +65,6 @@ struct setup {
 static void setup_from(struct fz_in *in, struct setup *su,
 		       struct edge_simt_cfg *cfg)
 {
-	static const char *const presets[] = { "edge", "lax", "h100-like" };
 	u8 h0 = fz_u8(in), h1 = fz_u8(in), h2 = fz_u8(in), h3 = fz_u8(in);
 	u32 ws, entries, psz, func, grid, block;
 	int ret;
@@ -132,6 +133,14 @@ static void re_register(struct fz_ctx *c, struct fz_ring *r,
 	fz_ring_free(r);
 	ret = fz_ring_register(c, r, k, true);
 	FZ_ASSERT(!ret, "register again: %d", ret);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fz_prepare(presets, ARRAY_SIZE(presets));
+	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -247,5 +256,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_model_fini(&c);
 	fz_ring_free(&ra);
 	fz_ring_free(&rb);
+	fz_input_done();
 	return 0;
 }

@@ -250,11 +250,20 @@ static void preempt_tb(struct fz_ctx *c, u32 pick)
 	fz_after(c, FZ_STEP_NONE, NULL);
 }
 
+/* gtx480-pai re-times running TBs (corun_live, gpu/retime.c). */
+static const char *const presets[] = { "edge", "lax", "h100-like",
+				       "gtx480-pai" };
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fz_prepare(presets, ARRAY_SIZE(presets));
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	/* gtx480-pai re-times running TBs (corun_live, gpu/retime.c). */
-	static const char *const presets[] = { "edge", "lax", "h100-like",
-					       "gtx480-pai" };
 	struct fz_in in = { data, size };
 	const struct edge_preset *p;
 	struct edge_kdesc bg, ev;
@@ -342,5 +351,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_model_fini(&c);
 	fz_ring_free(&rb);
 	fz_ring_free(&re);
+	fz_input_done();
 	return 0;
 }
