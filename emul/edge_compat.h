@@ -98,58 +98,24 @@ typedef __u64 u64;
 typedef __s32 s32;
 typedef __s64 s64;
 
+/* selftests/fuzz/fuzz_alloc.c keeps the model's large blocks across inputs. */
 #ifdef EDGE_USER_ALLOC
-/*
- * A harness's allocator instead of libc's: selftests/fuzz/fuzz_alloc.c
- * keeps the model's large blocks from one input to the next.
- */
 void *edge_user_alloc(size_t size, bool zero);
 void edge_user_free(void *p);
-
-static inline void *edge_zalloc(size_t size)
-{
-	return edge_user_alloc(size, true);
-}
-
-static inline void *edge_alloc(size_t size)
-{
-	return edge_user_alloc(size, false);
-}
-
-static inline void edge_free(void *p)
-{
-	edge_user_free(p);
-}
+#define edge_zalloc(n)		edge_user_alloc(n, true)
+#define edge_alloc(n)		edge_user_alloc(n, false)
+#define edge_free(p)		edge_user_free(p)
 #else
-static inline void *edge_zalloc(size_t size)
-{
-	return calloc(1, size);
-}
-
-static inline void *edge_alloc(size_t size)
-{
-	return malloc(size);
-}
-
-static inline void edge_free(void *p)
-{
-	free(p);
-}
+#define edge_zalloc(n)		calloc(1, n)
+#define edge_alloc(n)		malloc(n)
+#define edge_free(p)		free(p)
 #endif
 
 #define EDGE_ASSERT(cond)	assert(cond)
 #define noinline		__attribute_noinline__	/* glibc's sys/cdefs.h */
 
-static inline u64 edge_div64(u64 a, u32 b)
-{
-	return a / b;
-}
-
-static inline u64 edge_div64_64(u64 a, u64 b)
-{
-	return a / b;
-}
-
+#define edge_div64(a, b)		((u64)(a) / (u32)(b))
+#define edge_div64_64(a, b)		((u64)(a) / (u64)(b))
 #define edge_load_acquire(p)		__atomic_load_n(p, __ATOMIC_ACQUIRE)
 #define edge_store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
 #define edge_read_once(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
@@ -171,7 +137,6 @@ extern void (*edge_trace_hook)(const struct edge_engine *eng, u32 tp,
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
-
 #ifndef BIT_ULL
 #define BIT_ULL(nr)	(1ULL << (nr))
 #endif
