@@ -160,6 +160,7 @@ static void check_errno(const char *what, long ret, int err, int ok_mask)
 #define E_PERM		(1 << 7)
 #define E_ACCES		(1 << 8)
 #define E_OVERFLOW	(1 << 9)
+#define E_DQUOT		(1 << 10)
 
 static int pick_fd(void)
 {
@@ -325,8 +326,10 @@ static void op_register(void)
 		a.r.flags |= 0x80000000U;
 	p = arg_ptr(&a, below(2) ? sizeof(a.r) : 64);
 	r = ioctl(st.fd[i], EDGE_IOC_REGISTER_EVENT, p);
+	/* An unprivileged user's entries stop at max_user_entries (uapi.rst). */
 	check_errno("REGISTER", r, errno,
-		    E_INVAL | E_2BIG | E_FAULT | E_BUSY | E_NOMEM);
+		    E_INVAL | E_2BIG | E_FAULT | E_BUSY | E_NOMEM |
+		    (geteuid() ? E_DQUOT : 0));
 	/* Through a shifted copy: the file's release cleans it up. */
 	if (!r && p != &a)
 		return;
