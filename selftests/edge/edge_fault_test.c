@@ -290,6 +290,7 @@ struct op {
 	unsigned int first;		/* the first point tried (default 1) */
 	unsigned int step;		/* every step-th point (default 1: each) */
 	const char *params;		/* insmod's module parameters */
+	bool keep;			/* insmod: the last, fault-free load stays */
 	double seconds;			/* the loop's, for testing.rst's budget */
 };
 
@@ -408,7 +409,7 @@ static bool path_exists(const char *p)
 /*
  * Loaded with no device (nr_devices=0): none there until device 0 is
  * added through the new module's family; then it must work.  The last,
- * fault-free load of the op that keeps it (kind 1) stays for the next
+ * fault-free load of the op that keeps it (@keep) stays for the next
  * operations; every other load is undone.
  */
 static int insmod_check(struct op *op, int ret, bool injected)
@@ -438,7 +439,7 @@ static int insmod_check(struct op *op, int ret, bool injected)
 			       strerror(-ret));
 		return -1;
 	}
-	if (!injected && op->kind == 1)
+	if (!injected && op->keep)
 		return 0;
 	return edge_module_unload_once();
 }
@@ -864,7 +865,7 @@ int main(void)
 	op.points = op.injected = op.errors = op.survived = 0;
 	op.params = "nr_devices=0";
 	op.step = 1;
-	op.kind = 1;
+	op.keep = true;
 	op.name = "insmod";
 	ret = fault_loop(&op);
 	close(op.ko_fd);

@@ -64,9 +64,7 @@
 
 static unsigned int flood_ms(void)
 {
-	const char *v = getenv("EDGE_NETRX_FLOOD_MS");
-
-	return v && *v ? (unsigned int)strtoul(v, NULL, 0) : 20000U;
+	return edge_env_uint("EDGE_NETRX_FLOOD_MS", 20000U);
 }
 
 /* Frames netrx received during the floods, over the forked tests. */

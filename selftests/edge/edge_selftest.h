@@ -62,6 +62,17 @@ static inline void sleep_ms(unsigned int ms)
 		;
 }
 
+/*
+ * A bound the guest runner sets (tools/vm/guest.sh: shorter on the debug
+ * kernel): @name's number, or @def when unset or empty.
+ */
+static inline unsigned int edge_env_uint(const char *name, unsigned int def)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? (unsigned int)strtoul(v, NULL, 0) : def;
+}
+
 static inline const char *edge_ko_path(void)
 {
 	const char *p = getenv("EDGE_KO");

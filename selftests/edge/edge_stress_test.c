@@ -354,8 +354,7 @@ static int cycle(struct __test_metadata *_metadata, int n)
  */
 TEST_F_TIMEOUT(stress, load_unload_100_busy, 300)
 {
-	const char *env = getenv("EDGE_STRESS_CYCLES");
-	int n, ret, cycles = env ? atoi(env) : 100;
+	int n, ret, cycles = edge_env_uint("EDGE_STRESS_CYCLES", 100);
 	uint64_t t0 = now_ns();
 
 	ASSERT_LT(0, cycles);

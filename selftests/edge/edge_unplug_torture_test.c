@@ -274,13 +274,6 @@ static pid_t spawn_fu(int w)
 	return p;
 }
 
-static unsigned int env_uint(const char *name, unsigned int def)
-{
-	const char *v = getenv(name);
-
-	return v && *v ? (unsigned int)strtoul(v, NULL, 0) : def;
-}
-
 /* The test network of edge_netrx_test (tools/vm/netrx-net.sh). */
 static int netrx_up(void)
 {
@@ -305,8 +298,8 @@ FIXTURE_TEARDOWN(torture) {}
 /* The harness's 30 s is too short: the run bounds itself. */
 TEST_F_TIMEOUT(torture, unplug, 900)
 {
-	unsigned int max_rounds = env_uint("EDGE_TORTURE_ROUNDS", 200);
-	unsigned int secs = env_uint("EDGE_TORTURE_SECONDS", 120);
+	unsigned int max_rounds = edge_env_uint("EDGE_TORTURE_ROUNDS", 200);
+	unsigned int secs = edge_env_uint("EDGE_TORTURE_SECONDS", 120);
 	uint64_t end = now_ns() + (uint64_t)secs * 1000000000ULL;
 	uint64_t dsub = 0, dcanc = 0, udone = 0, ucanc = 0, usub = 0;
 	unsigned int rounds = 0, unbalanced = 0, rmmods = 0, refused = 0;
