@@ -16,8 +16,6 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=$top/build
 vm=$top/tools/vm
-# make check T=NAME: that one kselftest suite on the stock guest, nothing
-# else (tools/vm/check-suite.sh).
 # What make check's guests and host stages run (make's CHECK_PREREQS:
 # the tools, the selftests, edge-sim, libedge), made here.
 prereq_targets=${CHECK_PREREQS:-ynl tools selftests sim libedge libedge-pc}
@@ -25,6 +23,8 @@ prereqs() {
 	# shellcheck disable=SC2086 # a list of make targets
 	make -s -C "$top" $prereq_targets
 }
+# make check T=NAME: that one kselftest suite on the stock guest, nothing
+# else (tools/vm/check-suite.sh).
 if [[ -n ${T:-} ]]; then
 	prereqs || exit 1
 	exec "$vm/check-suite.sh" "$T"
