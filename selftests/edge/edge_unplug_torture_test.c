@@ -22,7 +22,7 @@
  *
  * Bounded in count and time: EDGE_TORTURE_ROUNDS (default 200) and
  * EDGE_TORTURE_SECONDS (default 120; tools/vm/guest.sh gives the debug
- * kernel 60), whichever comes first; it prints
+ * kernel 15), whichever comes first; it prints
  * "unplug_torture_rounds=N", which make check sums over both kernels.
  */
 #define _GNU_SOURCE

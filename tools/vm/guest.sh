@@ -112,9 +112,9 @@ check)
 	# hostile fuzz runs are bounded shorter; the stock kernel's carry the
 	# counts make check asks for.
 	if [ -w $kml ]; then
-		export EDGE_TORTURE_SECONDS=${EDGE_TORTURE_SECONDS:-30}
-		export EDGE_NETRX_FLOOD_MS=${EDGE_NETRX_FLOOD_MS:-5000}
-		export EDGE_FUZZ_CALLS=${EDGE_FUZZ_CALLS:-15000}
+		export EDGE_TORTURE_SECONDS=${EDGE_TORTURE_SECONDS:-15}
+		export EDGE_NETRX_FLOOD_MS=${EDGE_NETRX_FLOOD_MS:-3000}
+		export EDGE_FUZZ_CALLS=${EDGE_FUZZ_CALLS:-10000}
 		export EDGE_STRESS_CYCLES=${EDGE_STRESS_CYCLES:-24}
 		hostile_calls=3000
 	else
