@@ -44,6 +44,7 @@ static void core_free_update(struct edge_simt *s, u32 c)
 {
 	s->core_free[c] = s->cores[c].reserved ? 0 :
 			  s->p->threads_per_core - s->cores[c].threads;
+	edge_simt_room_update(s, c);
 }
 
 static void apply_reservation(struct edge_simt *s)
@@ -112,7 +113,8 @@ int edge_simt_init(struct edge_simt *s, const struct edge_preset *p,
 	s->tb_ptrs = edge_zalloc(sizeof(*s->tb_ptrs) * s->nr_tbs);
 	s->free_tbs = edge_zalloc(sizeof(*s->free_tbs) * s->nr_tbs);
 	s->unsettled = edge_zalloc(sizeof(*s->unsettled) * s->nr_tbs);
-	s->ki = edge_zalloc(sizeof(*s->ki) * s->nr_ki);
+	/* Zeroed one by one as launches first take them (ki_init). */
+	s->ki = edge_alloc(sizeof(*s->ki) * s->nr_ki);
 	s->kc = edge_zalloc(sizeof(*s->kc) * s->nr_tbs);
 	s->susp = edge_zalloc(sizeof(*s->susp) * s->nr_tbs);
 	s->apps = edge_zalloc(sizeof(*s->apps) * EDGE_APPS);
@@ -120,9 +122,10 @@ int edge_simt_init(struct edge_simt *s, const struct edge_preset *p,
 	s->core_words = (p->num_cores + 63) / 64;
 	s->ki_cores = edge_zalloc(sizeof(*s->ki_cores) * s->core_words *
 				  s->nr_ki);
+	s->core_room = edge_zalloc(sizeof(*s->core_room) * s->core_words);
 	if (!s->cores || !s->tbs || !s->tb_ptrs || !s->free_tbs ||
 	    !s->unsettled || !s->ki || !s->kc || !s->susp || !s->apps ||
-	    !s->core_free || !s->ki_cores) {
+	    !s->core_free || !s->ki_cores || !s->core_room) {
 		edge_simt_fini(s);
 		return -ENOMEM;
 	}
@@ -140,11 +143,6 @@ int edge_simt_init(struct edge_simt *s, const struct edge_preset *p,
 		s->free_tbs[i] = s->nr_tbs - 1 - i;
 	}
 	s->nr_free_tbs = s->nr_tbs;
-	for (i = s->nr_ki; i-- > 0;) {
-		s->ki[i].idx = i;
-		s->ki[i].next = s->free_ki;
-		s->free_ki = &s->ki[i];
-	}
 	s->nr_free_ki = s->nr_ki;
 	s->ew_min_regs = ~0U;
 	s->ew_min_smem = ~0U;
@@ -176,7 +174,9 @@ void edge_simt_fini(struct edge_simt *s)
 	edge_free(s->ki);
 	edge_free(s->ki_cores);
 	edge_free(s->core_free);
+	edge_free(s->core_room);
 	s->core_free = NULL;
+	s->core_room = NULL;
 	s->ki_cores = NULL;
 	s->cores = NULL;
 	s->tbs = NULL;
@@ -341,7 +341,8 @@ static void settle_pass(struct edge_simt *s)
 	edge_simt_retime(s);
 	if (!s->nr_unsettled)
 		return;
-	busy = busy_cores(s);
+	/* Counted once a pass, and only for a TB that needs it. */
+	busy = ~0U;
 	for (i = 0; i < s->nr_unsettled; i++) {
 		struct edge_tb *tb = &s->tbs[s->unsettled[i]];
 		const struct edge_kdesc *k = &tb->ki->k;
@@ -358,6 +359,8 @@ static void settle_pass(struct edge_simt *s)
 		} else if (k->ws.mem_pct) {
 			u64 part = edge_div64(cycles * k->ws.mem_pct, 100);
 
+			if (busy == ~0U)
+				busy = busy_cores(s);
 			cycles -= part;
 			cycles += edge_div64(part * busy, s->p->num_cores);
 		}
@@ -410,19 +413,55 @@ static inline bool cap_allows(const struct edge_simt *s,
 	       (cap && edge_simt_resident(s, ki, core) < cap);
 }
 
-/* The first core from @c, below @end, whose bit is set in @map; or @end. */
-static inline u32 next_bit(const u64 *map, u32 c, u32 end)
+/*
+ * The cores of word @w of edge_simt.core_room (and of @map, when given)
+ * from @a to below @end: a core without its room bit fits no TB.
+ */
+static __always_inline u64 room_bits(const struct edge_simt *s,
+				     const u64 *map, u32 w, u32 a, u32 end)
 {
-	while (c < end) {
-		u64 w = map[c / 64] >> (c % 64);
+	u64 bits = s->core_room[w];
 
-		if (w) {
-			c += edge_ffs64(w);
-			return c < end ? c : end;
-		}
-		c = (c / 64 + 1) * 64;
+	if (map)
+		bits &= map[w];
+	if (a > w * 64)
+		bits &= ~0ULL << (a - w * 64);
+	if (end < w * 64 + 64)
+		bits &= (1ULL << (end - w * 64)) - 1;
+	return bits;
+}
+
+/* A walk of the cores with a room bit (and in @map, when given). */
+struct room_iter {
+	const u64 *map;
+	u64 bits;		/* of word w, those not walked yet */
+	u32 w;
+	u32 a, end;		/* cores a .. end - 1 */
+};
+
+static __always_inline void room_start(const struct edge_simt *s,
+				       struct room_iter *it, const u64 *map,
+				       u32 a, u32 end)
+{
+	it->map = map;
+	it->a = a;
+	it->end = end;
+	it->w = a / 64;
+	it->bits = a < end ? room_bits(s, map, it->w, a, end) : 0;
+}
+
+/* The walk's next core, in order, as *@c; false at its end. */
+static __always_inline bool room_next(const struct edge_simt *s,
+				      struct room_iter *it, u32 *c)
+{
+	while (!it->bits) {
+		if (++it->w * 64 >= it->end)
+			return false;
+		it->bits = room_bits(s, it->map, it->w, it->a, it->end);
 	}
-	return end;
+	*c = it->w * 64 + edge_ffs64(it->bits);
+	it->bits &= it->bits - 1;
+	return true;
 }
 
 /*
@@ -434,13 +473,15 @@ static int find_in(const struct edge_simt *s, const struct edge_kinst *ki,
 		   const struct tb_need *nd, const u64 *map, u32 a, u32 end,
 		   bool *fits, bool *held)
 {
-	for (a = map ? next_bit(map, a, end) : a; a < end;
-	     a = map ? next_bit(map, a + 1, end) : a + 1) {
-		if (!tb_fits(s, a, nd))
+	struct room_iter it;
+	u32 c;
+
+	for (room_start(s, &it, map, a, end); room_next(s, &it, &c);) {
+		if (!tb_fits(s, c, nd))
 			continue;
 		*fits = true;
-		if (cap_allows(s, ki, a))
-			return (int)a;
+		if (cap_allows(s, ki, c))
+			return (int)c;
 		*held = true;
 	}
 	return -1;
@@ -450,39 +491,64 @@ static int find_in(const struct edge_simt *s, const struct edge_kinst *ki,
 static bool any_fit(const struct edge_simt *s, const struct tb_need *nd,
 		    u32 c, u32 count)
 {
-	u32 n = s->p->num_cores;
+	u32 n = s->p->num_cores, a;
+	struct room_iter it;
 
-	for (; count; count--, c = c + 1 == n ? 0 : c + 1)
-		if (tb_fits(s, c, nd))
+	for (room_start(s, &it, NULL, c, c + count < n ? c + count : n);
+	     room_next(s, &it, &a);)
+		if (tb_fits(s, a, nd))
+			return true;
+	/* The rest of the count, past the wrap. */
+	for (room_start(s, &it, NULL, 0, c + count > n ? c + count - n : 0);
+	     room_next(s, &it, &a);)
+		if (tb_fits(s, a, nd))
 			return true;
 	return false;
 }
 
-/*
- * find_core_for_tb() without a cap_cores hook: every core in turn, from
- * @c.  A wrap, not a division per core: this loop is the hot path.
- */
-static int find_every(struct edge_simt *s, struct edge_kinst *ki,
-		      const struct tb_need *nd, u32 c, bool *capped)
+/* One stretch of find_every(): cores @a .. @end - 1. */
+static __always_inline int find_every_in(struct edge_simt *s,
+					 struct edge_kinst *ki,
+					 const struct tb_need *nd, u32 a,
+					 u32 end, bool *fits, bool *capped)
 {
-	u32 n = s->p->num_cores, i;
-	bool fits = false;
+	struct room_iter it;
+	u32 c;
 
-	for (i = 0; i < n; i++, c = c + 1 == n ? 0 : c + 1) {
+	for (room_start(s, &it, NULL, a, end); room_next(s, &it, &c);) {
 		const struct edge_core *co = &s->cores[c];
 
-		if (co->reserved)
-			continue;
 		if (co->tbs >= nd->tbs_max || co->threads > nd->thr_max ||
 		    co->regs > nd->regs_max || co->smem > nd->smem_max)
 			continue;
-		fits = true;
+		*fits = true;
 		if (!cap_allows(s, ki, c)) {
 			*capped = true;
 			continue;
 		}
-		s->rr_core = c + 1 == n ? 0 : c + 1;
 		return (int)c;
+	}
+	return -1;
+}
+
+/*
+ * find_core_for_tb() without a cap_cores hook: every core with a room
+ * bit in turn, from @c to the last and then from the first (a reserved
+ * core has none).  This loop is the hot path.
+ */
+static int find_every(struct edge_simt *s, struct edge_kinst *ki,
+		      const struct tb_need *nd, u32 c, bool *capped)
+{
+	u32 n = s->p->num_cores;
+	bool fits = false;
+	int found;
+
+	found = find_every_in(s, ki, nd, c, n, &fits, capped);
+	if (found < 0)
+		found = find_every_in(s, ki, nd, 0, c, &fits, capped);
+	if (found >= 0) {
+		s->rr_core = (u32)found + 1 == n ? 0 : (u32)found + 1;
+		return found;
 	}
 	/* Only resources, not a policy's cap, held it back. */
 	if (!fits)

@@ -464,7 +464,7 @@ static void take_snap(struct snap *sn)
 	memset(sn, 0, sizeof(*sn));
 	sn->s = R.s;
 	sn->eng = R.eng;
-	memcpy(sn->ki, R.s.ki, R.s.nr_ki * sizeof(*R.s.ki));
+	memcpy(sn->ki, R.s.ki, R.s.ki_init * sizeof(*R.s.ki));
 	memcpy(sn->cores, R.s.cores, R.p.num_cores * sizeof(*R.s.cores));
 	snap_heap(sn->heap);
 }
@@ -473,7 +473,7 @@ static bool same_snap(const struct snap *sn)
 {
 	return !memcmp(&sn->s, &R.s, sizeof(R.s)) &&
 	       !memcmp(&sn->eng, &R.eng, sizeof(R.eng)) &&
-	       !memcmp(sn->ki, R.s.ki, R.s.nr_ki * sizeof(*R.s.ki)) &&
+	       !memcmp(sn->ki, R.s.ki, R.s.ki_init * sizeof(*R.s.ki)) &&
 	       !memcmp(sn->cores, R.s.cores,
 		       R.p.num_cores * sizeof(*R.s.cores)) &&
 	       same_heap(sn->heap);
