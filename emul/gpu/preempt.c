@@ -363,7 +363,7 @@ static __always_inline void ew_release(struct edge_simt *s,
 	 * failed before still fail.
 	 */
 	if ((!tb && !ew->orphan) || ew->regs)
-		s->res_gen++;
+		edge_simt_gave_back(s, obj / EDGE_EWARP_PER_CORE);
 	s->ew_busy--;
 	ew->victim = NULL;
 	ew->orphan = false;

@@ -112,6 +112,16 @@ void edge_simt_tb_suspended(struct edge_simt *s, struct edge_tb *tb);
 void edge_simt_drop_suspended(struct edge_simt *s, struct edge_kinst *ki);
 
 /*
+ * Core @core (EDGE_GAVE_ALL: any) gave resources back: a TB search that
+ * found no room before may find some now, there.
+ */
+static inline void edge_simt_gave_back(struct edge_simt *s, u32 core)
+{
+	s->res_gen++;
+	s->gave_log[s->res_gen % EDGE_GAVE_LOG] = core;
+}
+
+/*
  * Core @c's bit of edge_simt.core_room, from its free threads and TB
  * slots: after every change of either (and of its reservation).
  */

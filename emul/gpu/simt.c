@@ -62,7 +62,7 @@ static void apply_reservation(struct edge_simt *s)
 		if (r >= n)
 			r = n - 1;
 	}
-	s->res_gen++;
+	edge_simt_gave_back(s, EDGE_GAVE_ALL);
 	/* The last r cores serve events. */
 	for (c = 0; c < n; c++)
 		s->cores[c].reserved = c >= n - r;
@@ -123,9 +123,10 @@ int edge_simt_init(struct edge_simt *s, const struct edge_preset *p,
 	s->ki_cores = edge_zalloc(sizeof(*s->ki_cores) * s->core_words *
 				  s->nr_ki);
 	s->core_room = edge_zalloc(sizeof(*s->core_room) * s->core_words);
+	s->search = edge_zalloc(sizeof(*s->search) * s->core_words);
 	if (!s->cores || !s->tbs || !s->tb_ptrs || !s->free_tbs ||
 	    !s->unsettled || !s->ki || !s->kc || !s->susp || !s->apps ||
-	    !s->core_free || !s->ki_cores || !s->core_room) {
+	    !s->core_free || !s->ki_cores || !s->core_room || !s->search) {
 		edge_simt_fini(s);
 		return -ENOMEM;
 	}
@@ -175,8 +176,10 @@ void edge_simt_fini(struct edge_simt *s)
 	edge_free(s->ki_cores);
 	edge_free(s->core_free);
 	edge_free(s->core_room);
+	edge_free(s->search);
 	s->core_free = NULL;
 	s->core_room = NULL;
+	s->search = NULL;
 	s->ki_cores = NULL;
 	s->cores = NULL;
 	s->tbs = NULL;
@@ -414,13 +417,13 @@ static inline bool cap_allows(const struct edge_simt *s,
 }
 
 /*
- * The cores of word @w of edge_simt.core_room (and of @map, when given)
- * from @a to below @end: a core without its room bit fits no TB.
+ * The cores of word @w of edge_simt.search (and of @map, when given)
+ * from @a to below @end: a core not there fits no TB (set_search()).
  */
 static __always_inline u64 room_bits(const struct edge_simt *s,
 				     const u64 *map, u32 w, u32 a, u32 end)
 {
-	u64 bits = s->core_room[w];
+	u64 bits = s->search[w];
 
 	if (map)
 		bits &= map[w];
@@ -557,6 +560,40 @@ static int find_every(struct edge_simt *s, struct edge_kinst *ki,
 }
 
 /*
+ * The cores a search of @ki looks at (edge_simt.search): those with a
+ * room bit, and when no core had room for its TB a few steps of res_gen
+ * ago, only those that gave resources back since.  Every other core had
+ * no room for it then and has no more now, so skipping them finds what
+ * a search of all finds, and sets the same flags.  Beside a queue of
+ * kernels whose next TB fits nowhere, each TB's end was a search of
+ * every core for each of them (LAX: most of its TB search).
+ */
+static void set_search(struct edge_simt *s, const struct edge_kinst *ki)
+{
+	u64 steps = s->res_gen + 1 - ki->nofit_gen, g, m;
+	u32 w, c;
+
+	if (!ki->nofit_gen || steps > EDGE_GAVE_LOG)
+		goto all;
+	for (g = ki->nofit_gen; g <= s->res_gen; g++)
+		if (s->gave_log[g % EDGE_GAVE_LOG] == EDGE_GAVE_ALL)
+			goto all;
+	/* A word at a time (few steps, one word below 65 cores). */
+	for (w = 0; w < s->core_words; w++) {
+		for (m = 0, g = ki->nofit_gen; g <= s->res_gen; g++) {
+			c = s->gave_log[g % EDGE_GAVE_LOG];
+			if (c / 64 == w)
+				m |= 1ULL << (c % 64);
+		}
+		s->search[w] = s->core_room[w] & m;
+	}
+	return;
+all:
+	for (w = 0; w < s->core_words; w++)
+		s->search[w] = s->core_room[w];
+}
+
+/*
  * Cores in round-robin order from the last placement, as GPGPU-Sim: the
  * first with room for a TB of @ki that the thread-block policy's cap
  * lets it on.  When a core the cap keeps @ki off had room, and came
@@ -604,6 +641,7 @@ static int find_core_for_tb(struct edge_simt *s, struct edge_kinst *ki,
 		ki->nofit_gen = s->res_gen + 1;
 		return -1;
 	}
+	set_search(s, ki);
 	if (!s->tbp->cap_cores)
 		return find_every(s, ki, &nd, rr, capped);
 	s->tbp->cap_cores(s, ki, &first, &len, &resident);
@@ -717,7 +755,7 @@ void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb)
 	const struct edge_kdesc *k = &tb->ki->k;
 	u32 i;
 
-	s->res_gen++;
+	edge_simt_gave_back(s, tb->core);
 	c->tbs--;
 	edge_simt_core_threads(s, c, -(s32)(k->warps_per_tb * s->p->warp_size));
 	c->warps -= k->warps_per_tb;

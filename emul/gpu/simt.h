@@ -26,6 +26,8 @@
 #define EDGE_EWARP_PER_CORE	4	/* pending event warp table (Fig. 9) */
 #define EDGE_DEFERRED		8	/* launches a pass runs in place */
 #define EDGE_SIMT_TAGS		64	/* per-kernel statistics slots */
+#define EDGE_GAVE_LOG		16	/* res_gen's last steps (a power of 2) */
+#define EDGE_GAVE_ALL		(~0U)	/* ... a step that could free any core */
 
 enum edge_sched {
 	EDGE_SCHED_DRAIN,	/* wait for a TB to finish */
@@ -280,8 +282,11 @@ struct edge_simt {
 	/*
 	 * Bumped whenever a core gives resources back (or reservation
 	 * changes): a TB that fit on no core still fits on none until then.
+	 * gave_log[g % EDGE_GAVE_LOG] is the core of step g (or
+	 * EDGE_GAVE_ALL): after a few steps, only those cores can fit it.
 	 */
 	u64 res_gen;
+	u32 gave_log[EDGE_GAVE_LOG];
 	u32 cores_warp_full;	/* cores without room for one more warp */
 	/*
 	 * Each core's free threads, none when reserved, in one array: the
@@ -296,6 +301,7 @@ struct edge_simt {
 	 * were full, and the tests were most of C-Laius's and MGB's time.
 	 */
 	u64 *core_room;
+	u64 *search;		/* core_room, less what a search may skip */
 	/*
 	 * Per kernel slot (edge_kinst.idx), core_words words: a bit for
 	 * each core it holds TBs on (edge_simt_kcount_add()).
