@@ -13,6 +13,7 @@
  * no unordered iteration, integer time.  The same input gives
  * byte-identical output.
  */
+#include <fcntl.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -716,14 +717,71 @@ int main(int argc, char **argv);
  * own forked from this one, N at once (default 1).  What `xargs -P N`
  * does, without a shell and an exec for each: EDGE's 180 short
  * simulations spent more time starting than simulating.  Each line's
- * output goes where its arguments say (-o); a line that fails is named on
- * stderr, and the batch then exits with the first failure's status, after
- * the others.
+ * output goes where its arguments say (-o), or where a >FILE or 2>FILE
+ * among them sends its standard output or error; a line that fails is
+ * named on stderr, and the batch then exits with the first failure's
+ * status, after the others.
  */
+
+/* In a batch's child: a >FILE or 2>FILE argument, done; else false. */
+static bool batch_redirect(const char *tok, const char *name, int no)
+{
+	int fd, to;
+
+	if (tok[0] == '>')
+		to = 1;
+	else if (tok[0] == '2' && tok[1] == '>')
+		to = 2;
+	else
+		return false;
+	tok += to;
+	if (!*tok)
+		die("%s:%d: %s with no file", name, no, to == 1 ? ">" : "2>");
+	fd = open(tok, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	if (fd < 0 || dup2(fd, to) < 0)
+		die("%s:%d: %s: %s", name, no, tok, strerror(errno));
+	close(fd);
+	return true;
+}
+
+/* A batch's running children: each one's pid and line. */
+struct batch_kid {
+	pid_t pid;
+	int no;
+};
+
+/*
+ * Wait for one of the batch's @n children; name its line on stderr when
+ * it failed, and keep the first failure's status in *@rc.  Returns the
+ * slot it held in @kids.
+ */
+static int batch_wait(struct batch_kid *kids, int n, const char *name,
+		      int *rc)
+{
+	pid_t pid;
+	int st, i;
+
+	pid = wait(&st);
+	if (pid < 0)
+		die("wait: %s", strerror(errno));
+	for (i = 0; i < n && kids[i].pid != pid; i++)
+		;
+	if (i == n)
+		die("wait: a child not of the batch");
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		fprintf(stderr, "%s: batch %s:%d failed\n", prog, name,
+			kids[i].no);
+		if (!*rc)
+			*rc = WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+	}
+	return i;
+}
+
 static int batch_main(int argc, char **argv)
 {
 	char *buf = NULL, *line, *next, *av[256], *save, *tok;
-	int opt, jobs = 1, running = 0, rc = 0, st, no = 0;
+	int opt, jobs = 1, running = 0, rc = 0, no = 0, slot;
+	struct batch_kid kids[64];
 	const char *name;
 	size_t len = 0;
 	FILE *f;
@@ -735,7 +793,7 @@ static int batch_main(int argc, char **argv)
 			return 2;
 		}
 		jobs = (int)sim_key_num(prog, "-j", "-j", optarg, 10, "", 1,
-					64);
+					(u64)ARRAY_SIZE(kids));
 	}
 	if (optind != argc - 1) {
 		usage(stderr);
@@ -771,33 +829,33 @@ static int batch_main(int argc, char **argv)
 		if (!strcmp(av[1], "batch"))
 			die("%s:%d: a batch in a batch", name, no);
 		av[ac] = NULL;
-		if (running == jobs) {
-			if (wait(&st) < 0)
-				die("wait: %s", strerror(errno));
-			running--;
-			if (!rc && (!WIFEXITED(st) || WEXITSTATUS(st)))
-				rc = WIFEXITED(st) ? WEXITSTATUS(st) : 1;
-		}
+		slot = running;
+		if (running == jobs)
+			slot = batch_wait(kids, running, name, &rc);
 		fflush(NULL);
 		pid = fork();
 		if (pid < 0)
 			die("fork: %s", strerror(errno));
 		if (!pid) {
+			int i, j;
+
+			/* The redirections out, the arguments closed up. */
+			for (i = j = 1; i < ac; i++)
+				if (!batch_redirect(av[i], name, no))
+					av[j++] = av[i];
+			av[j] = NULL;
 			optind = 0;	/* getopt starts afresh */
-			st = main(ac, av);
-			if (st)
-				fprintf(stderr, "%s: batch %s:%d failed\n", prog,
-					name, no);
-			exit(st);
+			exit(main(j, av));
 		}
-		running++;
+		kids[slot].pid = pid;
+		kids[slot].no = no;
+		if (slot == running)
+			running++;
 	}
 	free(buf);
-	while (running--) {
-		if (wait(&st) < 0)
-			die("wait: %s", strerror(errno));
-		if (!rc && (!WIFEXITED(st) || WEXITSTATUS(st)))
-			rc = WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+	while (running) {
+		slot = batch_wait(kids, running, name, &rc);
+		kids[slot] = kids[--running];
 	}
 	return rc;
 }

@@ -37,8 +37,9 @@ export EDGE_SIM
 log=$top/build/repro
 mkdir -p "$log"
 
-now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="${2:-$(now)}" 'BEGIN { printf "%.2f", b - a }'; }
+# now: the time, into $now (bash's clock: no date process, no subshell).
+now() { now=${EPOCHREALTIME/[!0-9]/.}; }
+since() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
 # one NAME: a reproduction, its output into build/repro/NAME.*, then its
 # wall time (start and end in NAME.time) and its children's CPU time
@@ -46,11 +47,13 @@ since() { awk -v a="$1" -v b="${2:-$(now)}" 'BEGIN { printf "%.2f", b - a }'; }
 one() {
 	local r=$1 rc=0 t
 
-	t=$(now)
+	now
+	t=$now
 	"$here/repro-$r.sh" >"$log/$r.out" 2>"$log/$r.err" || rc=$?
 	# Not in a pipe: there times runs in a fresh subshell and says 0.
 	times >"$log/$r.cpu"
-	awk -v a="$t" -v b="$(now)" -v rc="$rc" '
+	now
+	awk -v a="$t" -v b="$now" -v rc="$rc" '
 		function sec(x,   m) {
 			m = x; sub(/m.*/, "", m)
 			sub(/^[0-9]+m/, "", x); sub(/s$/, "", x)
@@ -60,7 +63,8 @@ one() {
 		"$log/$r.cpu" >"$log/$r.time"
 }
 
-t0=$(now)
+now
+t0=$now
 pids=()
 for r in "$@"; do
 	rm -f "$log/$r.time"
@@ -72,7 +76,8 @@ for r in "$@"; do
 	fi
 done
 ((${#pids[@]} == 0)) || wait "${pids[@]}"
-total=$(since "$t0")
+now
+total=$(since "$t0" "$now")
 
 failed=0
 for r in "$@"; do
