@@ -233,6 +233,16 @@ struct edge_simt_stats {
 	struct edge_tag_stats tag[EDGE_SIMT_TAGS];
 };
 
+/*
+ * One statistics tag's st.sched and st.preempt samples, where a caller
+ * asks for them (edge_simt_set_tag_lat()): edge-sim's per-stream
+ * columns.  Too big for every tag of every device.
+ */
+struct edge_tag_lat {
+	struct edge_lat sched;
+	struct edge_lat preempt;
+};
+
 typedef void (*edge_simt_done_fn)(void *ctx, u64 cookie, u32 code);
 
 struct edge_simt {
@@ -333,7 +343,22 @@ struct edge_simt {
 	u32 deferred[EDGE_DEFERRED];
 	u64 deferred_order[EDGE_DEFERRED];
 	struct edge_simt_stats st;
+	/* The caller's per-tag latencies, tags below nr_tag_lat; or NULL. */
+	struct edge_tag_lat *tag_lat;
+	u32 nr_tag_lat;
 };
+
+/*
+ * Also count each event warp's scheduling and preemption latency (the
+ * samples of st.sched and st.preempt) in @t[its tag], for tags below @n;
+ * @t stays the caller's.  NULL: none (edge.ko's case).
+ */
+static inline void edge_simt_set_tag_lat(struct edge_simt *s,
+					 struct edge_tag_lat *t, u32 n)
+{
+	s->tag_lat = t;
+	s->nr_tag_lat = t ? n : 0;
+}
 
 #define EDGE_SUSP_NONE		0xffffffffU
 

@@ -62,6 +62,7 @@ struct stream_rt {
 struct result {
 	struct edge_lat sched;		/* event warps, cycles */
 	struct edge_lat preempt;
+	struct edge_tag_lat stream[MAX_STREAMS];	/* ... per stream */
 	u64 stall_cycles[EDGE_STALL_NR];
 	u64 stall_count[EDGE_STALL_NR];
 	u64 preemptions, ewarps_free, ewarps_waited;
@@ -95,6 +96,8 @@ struct sim {
 	/* streams */
 	int ns;
 	struct stream_rt s[MAX_STREAMS];
+	/* each tag's latencies: the background's (0), then each stream's */
+	struct edge_tag_lat tag_lat[1 + MAX_STREAMS];
 };
 
 static void build_kdesc(const struct scen *sc, const struct edge_preset *p,
@@ -324,6 +327,7 @@ static void simulate(const struct scen *sc, const struct edge_preset *p,
 		simtrace_start(&m->eng);
 	if (edge_simt_init(&m->simt, p, &m->eng, &cfg, on_done, m))
 		die("edge_simt_init failed (bad knobs?)");
+	edge_simt_set_tag_lat(&m->simt, m->tag_lat, ARRAY_SIZE(m->tag_lat));
 	until = sc->until ? edge_simt_cyc2ns(&m->simt, sc->until) :
 		EDGE_TIME_NEVER;
 
@@ -471,6 +475,9 @@ static void run_one(const struct scen *sc, const struct edge_preset *p,
 							s->runtime_sum_ns);
 		res->ev_sd_sum_milli += t->slowdown_sum_milli;
 		res->ev_prog_sum_milli += t->progress_sum_milli;
+		edge_lat_merge(&res->stream[i].sched, &mix.tag_lat[1 + i].sched);
+		edge_lat_merge(&res->stream[i].preempt,
+			       &mix.tag_lat[1 + i].preempt);
 		if (mix.bg_complete) {
 			u64 j;
 
@@ -504,6 +511,10 @@ static void run_one(const struct scen *sc, const struct edge_preset *p,
 
 /* ---------------------------------------------------------------- output */
 
+/*
+ * The columns: these, then each stream's latency columns (its name, a
+ * dot, and one of stream_cols: a scenario's own), then SIM_PROV_COLS.
+ */
 static const char *const csv_cols =
 	"label,preset,seed,runs,sched,victim,flush,reserve_pct,"
 	"dispatch_cycles,skip_event_exec,background,bg_chain,bg_tb_cycles,"
@@ -518,7 +529,48 @@ static const char *const csv_cols =
 	"stall_icache_n,stall_barrier_n,stall_membar_n,"
 	"ev_runtime_avg,ev_slowdown,remaining_bg_avg,"
 	"bg_runtime,bg_iso_runtime,bg_slowdown,antt,stp,antt_emul,stp_emul,"
-	"tbs_dispatched,sim_cycles," SIM_PROV_COLS;
+	"tbs_dispatched,sim_cycles";
+
+/* The merged sched_* and preempt_* columns, once per stream. */
+static const char *const stream_cols[] = {
+	"sched_n", "sched_min", "sched_avg", "sched_p50", "sched_p99",
+	"sched_max", "preempt_n", "preempt_avg", "preempt_p99", "preempt_max",
+};
+
+/* The header of @sc's rows; with no scenario, without stream columns. */
+static void print_header(FILE *o, const struct scen *sc)
+{
+	size_t c;
+	int i;
+
+	fputs(csv_cols, o);
+	for (i = 0; sc && i < sc->ns; i++)
+		for (c = 0; c < ARRAY_SIZE(stream_cols); c++)
+			fprintf(o, ",%s.%s", sc->s[i].name, stream_cols[c]);
+	fprintf(o, ",%s\n", SIM_PROV_COLS);
+}
+
+/*
+ * One latency set as the sched_* (@preempt: preempt_*) columns print it,
+ * each value after a comma.
+ */
+static void print_lat(FILE *o, const struct edge_lat *l, bool preempt)
+{
+	if (preempt)
+		fprintf(o, ",%llu,%llu,%llu,%llu",
+			(unsigned long long)l->n,
+			(unsigned long long)edge_lat_avg(l),
+			(unsigned long long)edge_lat_pct(l, 99),
+			(unsigned long long)l->max);
+	else
+		fprintf(o, ",%llu,%llu,%llu,%llu,%llu,%llu",
+			(unsigned long long)l->n,
+			(unsigned long long)l->min,
+			(unsigned long long)edge_lat_avg(l),
+			(unsigned long long)edge_lat_pct(l, 50),
+			(unsigned long long)edge_lat_pct(l, 99),
+			(unsigned long long)l->max);
+}
 
 static double milli(u64 x)
 {
@@ -567,24 +619,15 @@ static void print_row(FILE *o, const struct scen *sc, const char *preset,
 		sc->ns ? evn : "none", sc->ns ? evk : "none",
 		sc->ns ? (unsigned long long)sc->s[0].mean : 0ULL,
 		sc->ns ? sc->s[0].cap : 0);
-	fprintf(o, "%llu,%llu,%llu,%llu,%llu,",
+	fprintf(o, "%llu,%llu,%llu,%llu,%llu",
 		(unsigned long long)r->ev_generated,
 		(unsigned long long)r->ev_launched,
 		(unsigned long long)r->ev_done,
 		(unsigned long long)r->ev_dropped,
 		(unsigned long long)r->ev_backlogged);
-	fprintf(o, "%llu,%llu,%llu,%llu,%llu,%llu,",
-		(unsigned long long)r->sched.n,
-		(unsigned long long)r->sched.min,
-		(unsigned long long)edge_lat_avg(&r->sched),
-		(unsigned long long)edge_lat_pct(&r->sched, 50),
-		(unsigned long long)edge_lat_pct(&r->sched, 99),
-		(unsigned long long)r->sched.max);
-	fprintf(o, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,",
-		(unsigned long long)r->preempt.n,
-		(unsigned long long)edge_lat_avg(&r->preempt),
-		(unsigned long long)edge_lat_pct(&r->preempt, 99),
-		(unsigned long long)r->preempt.max,
+	print_lat(o, &r->sched, false);
+	print_lat(o, &r->preempt, true);
+	fprintf(o, ",%llu,%llu,%llu,",
 		(unsigned long long)r->preemptions,
 		(unsigned long long)r->ewarps_free,
 		(unsigned long long)r->ewarps_waited);
@@ -605,6 +648,11 @@ static void print_row(FILE *o, const struct scen *sc, const char *preset,
 		milli(div_or0(r->stp_emul_sum, r->runs)));
 	fprintf(o, "%llu,%llu", (unsigned long long)r->tbs_dispatched,
 		(unsigned long long)div_or0(r->sim_cycles_sum, r->runs));
+	/* Each stream's own, as stream_cols (the merged ones above). */
+	for (i = 0; i < sc->ns; i++) {
+		print_lat(o, &r->stream[i].sched, false);
+		print_lat(o, &r->stream[i].preempt, true);
+	}
 	sim_prov(o, preset, "none", &sc->cfg, sc->cfg.seed, sc->runs);
 	fputc('\n', o);
 }
@@ -691,7 +739,10 @@ static void usage(FILE *o)
 		"  -o file.csv   write the CSV there (default: stdout)\n"
 		"  -a            append to -o's file instead of truncating\n"
 		"  -n            no header line\n"
-		"  -H            print the header line only\n"
+		"  -H            print the header line only (with a scenario: "
+		"its own,\n"
+		"                its streams' NAME.sched_* columns "
+		"included)\n"
 		"  -p            print the resolved scenario to stderr\n"
 		"  -t            print wall time and simulated TBs/s to "
 		"stderr\n"
@@ -867,6 +918,7 @@ int main(int argc, char **argv)
 	const struct edge_preset *p;
 	const char *out = NULL, *over[256], *trace = NULL;
 	bool header = true, append = false, print = false, timing = false;
+	bool header_only = false;
 	struct timespec t0, t1;
 	int nover = 0, i, c;
 	u64 seed0;
@@ -947,8 +999,8 @@ int main(int argc, char **argv)
 			header = false;
 			break;
 		case 'H':
-			printf("%s\n", csv_cols);
-			return 0;
+			header_only = true;
+			break;
 		case 'p':
 			print = true;
 			break;
@@ -965,6 +1017,11 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		}
+	}
+	/* -H alone: the columns every scenario has. */
+	if (header_only && optind == argc) {
+		print_header(stdout, NULL);
+		return 0;
 	}
 	if (optind != argc - 1) {
 		usage(stderr);
@@ -1020,6 +1077,10 @@ int main(int argc, char **argv)
 	}
 	if (sim_parse_only)
 		return 0;
+	if (header_only) {
+		print_header(stdout, &sc);
+		return 0;
+	}
 	if (print)
 		print_scenario(stderr, &sc);
 
@@ -1040,7 +1101,7 @@ int main(int argc, char **argv)
 			die("%s: %s", out, strerror(errno));
 	}
 	if (header)
-		fprintf(o, "%s\n", csv_cols);
+		print_header(o, &sc);
 	print_row(o, &sc, p->name, &res);
 	if (out && fclose(o))
 		die("%s: %s", out, strerror(errno));

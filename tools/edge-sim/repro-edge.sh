@@ -114,9 +114,11 @@ t1=${EPOCHREALTIME/[!0-9]/.}
 secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
 echo "repro-edge: $njob simulations in $secs s with $JOBS jobs" >&2
 
+# The header of each figure's scenario: its stream's columns (ev.sched_avg
+# and the rest) with the others.
 for fig in fig11c fig12 fig13 h100-drain; do
 	{
-		"$SIM" -H
+		"$SIM" -H "$SC/$fig.sim"
 		cat "$tmp/$fig".*.csv
 	} >"$RESULTS/$fig.csv"
 done
