@@ -282,6 +282,7 @@ static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
 	c->regs += edge_simt_tb_regs(s, k);
 	c->smem += k->smem_per_block;
 	s->bw_resident += k->mem_bw_mbs;
+	tb->slot = c->nr_tbs;
 	c->tb[c->nr_tbs++] = tb;
 	edge_simt_kcount_add(s, core, ki);
 	edge_simt_occ_changed(s, core);
@@ -570,15 +571,23 @@ static int find_every(struct edge_simt *s, struct edge_kinst *ki,
  */
 static void set_search(struct edge_simt *s, const struct edge_kinst *ki)
 {
-	u64 steps = s->res_gen + 1 - ki->nofit_gen, g, m;
+	u64 steps = s->res_gen + 1 - ki->nofit_gen, g, m = 0;
 	u32 w, c;
 
 	if (!ki->nofit_gen || steps > EDGE_GAVE_LOG)
 		goto all;
-	for (g = ki->nofit_gen; g <= s->res_gen; g++)
-		if (s->gave_log[g % EDGE_GAVE_LOG] == EDGE_GAVE_ALL)
+	for (g = ki->nofit_gen; g <= s->res_gen; g++) {
+		c = s->gave_log[g % EDGE_GAVE_LOG];
+		if (c == EDGE_GAVE_ALL)
 			goto all;
-	/* A word at a time (few steps, one word below 65 cores). */
+		m |= 1ULL << (c % 64);
+	}
+	/* Up to 64 cores (every preset but h100-like's), that is all. */
+	if (s->core_words == 1) {
+		s->search[0] = s->core_room[0] & m;
+		return;
+	}
+	/* A word at a time (few steps). */
 	for (w = 0; w < s->core_words; w++) {
 		for (m = 0, g = ki->nofit_gen; g <= s->res_gen; g++) {
 			c = s->gave_log[g % EDGE_GAVE_LOG];
@@ -753,7 +762,6 @@ void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb)
 {
 	struct edge_core *c = &s->cores[tb->core];
 	const struct edge_kdesc *k = &tb->ki->k;
-	u32 i;
 
 	edge_simt_gave_back(s, tb->core);
 	c->tbs--;
@@ -762,12 +770,9 @@ void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb)
 	c->regs -= edge_simt_tb_regs(s, k);
 	c->smem -= k->smem_per_block;
 	s->bw_resident -= k->mem_bw_mbs;
-	for (i = 0; i < c->nr_tbs; i++) {
-		if (c->tb[i] == tb) {
-			c->tb[i] = c->tb[--c->nr_tbs];
-			break;
-		}
-	}
+	/* Its place goes to the core's last TB (the order others keep). */
+	c->tb[tb->slot] = c->tb[--c->nr_tbs];
+	c->tb[tb->slot]->slot = tb->slot;
 	edge_simt_kcount_sub(s, tb->core, tb->ki);
 	edge_simt_occ_changed(s, tb->core);
 	if (s->tbp->tb_end)

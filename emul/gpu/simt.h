@@ -135,6 +135,7 @@ struct edge_tb {
 	u32 gen;		/* bumped per queued completion: stale check */
 	u32 gen_id;		/* bumped per allocation: identity */
 	u32 core;
+	u32 slot;		/* its index in its core's tb[] */
 	struct edge_kinst *ki;
 	u32 kgen;
 	u64 start;		/* ns */

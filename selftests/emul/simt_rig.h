@@ -477,6 +477,7 @@ static inline void rig_check(struct __test_metadata *_metadata)
 
 			ASSERT_TRUE(tb->used);
 			ASSERT_EQ(c, tb->core);
+			ASSERT_EQ(i, tb->slot);
 			ASSERT_TRUE(tb->ki->used);
 			ASSERT_EQ(tb->kgen, tb->ki->gen);
 			ASSERT_GE(tb->start, tb->ki->arrival +

@@ -794,7 +794,8 @@ void fz_check_simt(struct fz_ctx *c)
 			const struct edge_kdesc *k = &tb->ki->k;
 			u32 borrowed = 0;
 
-			FZ_ASSERT(tb->used && tb->core == cidx && tb->ki->used &&
+			FZ_ASSERT(tb->used && tb->core == cidx && tb->slot == i &&
+				  tb->ki->used &&
 				  tb->kgen == tb->ki->gen && tb->end >= tb->start,
 				  "core %u tb %u", cidx, tb->idx);
 			threads += k->warps_per_tb * p->warp_size;
