@@ -244,7 +244,12 @@ if [[ $PLOTS != 0 ]]; then
 		# format): TBs per core lane, preemptions, kernels.
 		(cd "$SC" && "$SIM" -s runs=1 -T "$RESULTS/fig11c-trace.json" \
 			-o /dev/null fig11c.sim)
-		"$here/plots/timeline.py" "$RESULTS/fig11c-trace.json" \
+		# Debian's python3 (the standard library is all it needs)
+		# when there is one: a version manager's shim before it in
+		# PATH (pyenv's: 16 bash scripts) cost more than the drawing.
+		py=python3
+		[[ ! -x /usr/bin/python3 ]] || py=/usr/bin/python3
+		"$py" "$here/plots/timeline.py" "$RESULTS/fig11c-trace.json" \
 			"$RESULTS/fig11c-timeline.png" \
 			'fig11c, one run: IPV4 events preempting CONV (edge-sim -T, edge preset)' \
 			>/dev/null
