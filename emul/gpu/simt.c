@@ -664,7 +664,8 @@ static int find_core_for_tb(struct edge_simt *s, struct edge_kinst *ki,
 	off = len ? ring_dist(s, first, rr) : 0;
 	if (off >= len)
 		off = 0;
-	seg[0][0] = (first + off) % n;
+	/* Both below n: a wrap, not a division. */
+	seg[0][0] = first + off < n ? first + off : first + off - n;
 	seg[0][1] = len - off;
 	seg[2][0] = first;
 	seg[2][1] = off;
