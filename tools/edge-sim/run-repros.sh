@@ -18,8 +18,8 @@
 # Prints, in the order given, repro_NAME_seconds (that reproduction's
 # wall time, start to end: beside the others, so longer than alone) and
 # repro_NAME_cpu_seconds (its CPU time, user + system, children
-# included: what it costs, whatever else runs), then repro_seconds, the
-# set's wall time.  None of them is written into the README, which stays
+# included: what it costs, whatever else runs), then repro_cpu_seconds
+# (their sum) and repro_seconds, the set's wall time.  None of them is written into the README, which stays
 # the same from run to run when the results do.  REPRO_SERIAL=1 runs them
 # one at a time, as before: then each repro_NAME_seconds is its own.
 #
@@ -80,6 +80,7 @@ now
 total=$(since "$t0" "$now")
 
 failed=0
+cpus=()
 for r in "$@"; do
 	read -r a b cpu rc <"$log/$r.time" || { a=0 b=0 cpu=0 rc=1; }
 	if ((rc)); then
@@ -90,6 +91,7 @@ for r in "$@"; do
 	fi
 	echo "repro_${r}_seconds=$(since "$a" "$b")"
 	echo "repro_${r}_cpu_seconds=$cpu"
+	cpus+=("$cpu")
 done
 ((!failed)) || exit 1
 
@@ -186,4 +188,5 @@ and the eight generated service/batch mixes of
 violation); ``results/claius/README`` says what each shows.
 EOF
 } >"$readme"
+echo "repro_cpu_seconds=$(printf '%s\n' "${cpus[@]}" | awk '{ s += $1 } END { printf "%.2f", s }')"
 echo "repro_seconds=$total"
