@@ -567,11 +567,12 @@ static int find_every(struct edge_simt *s, struct edge_kinst *ki,
  * no room for it then and has no more now, so skipping them finds what
  * a search of all finds, and sets the same flags.  Beside a queue of
  * kernels whose next TB fits nowhere, each TB's end was a search of
- * every core for each of them (LAX: most of its TB search).
+ * every core for each of them (LAX: most of its TB search).  False when
+ * it is none.
  */
-static void set_search(struct edge_simt *s, const struct edge_kinst *ki)
+static bool set_search(struct edge_simt *s, const struct edge_kinst *ki)
 {
-	u64 steps = s->res_gen + 1 - ki->nofit_gen, g, m = 0;
+	u64 steps = s->res_gen + 1 - ki->nofit_gen, g, m = 0, any = 0;
 	u32 w, c;
 
 	if (!ki->nofit_gen || steps > EDGE_GAVE_LOG)
@@ -585,7 +586,7 @@ static void set_search(struct edge_simt *s, const struct edge_kinst *ki)
 	/* Up to 64 cores (every preset but h100-like's), that is all. */
 	if (s->core_words == 1) {
 		s->search[0] = s->core_room[0] & m;
-		return;
+		return s->search[0];
 	}
 	/* A word at a time (few steps). */
 	for (w = 0; w < s->core_words; w++) {
@@ -595,11 +596,15 @@ static void set_search(struct edge_simt *s, const struct edge_kinst *ki)
 				m |= 1ULL << (c % 64);
 		}
 		s->search[w] = s->core_room[w] & m;
+		any |= s->search[w];
 	}
-	return;
+	return any;
 all:
-	for (w = 0; w < s->core_words; w++)
+	for (w = 0; w < s->core_words; w++) {
 		s->search[w] = s->core_room[w];
+		any |= s->search[w];
+	}
+	return any;
 }
 
 /*
@@ -650,7 +655,15 @@ static int find_core_for_tb(struct edge_simt *s, struct edge_kinst *ki,
 		ki->nofit_gen = s->res_gen + 1;
 		return -1;
 	}
-	set_search(s, ki);
+	/*
+	 * No core to look at: the search would find none with room, and
+	 * note that none fits, unless a cap held it back before (then the
+	 * cap_cores search decides; it never comes to this often).
+	 */
+	if (!set_search(s, ki) && !*capped) {
+		ki->nofit_gen = s->res_gen + 1;
+		return -1;
+	}
 	if (!s->tbp->cap_cores)
 		return find_every(s, ki, &nd, rr, capped);
 	s->tbp->cap_cores(s, ki, &first, &len, &resident);
