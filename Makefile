@@ -30,7 +30,7 @@
 #   make repro    every reproduction, all at once (REPRO_SERIAL=1: in
 #                 turn), then Documentation/results/README.rst (each
 #                 paper's headline beside ours); prints each one's wall
-#                 and CPU seconds and repro_seconds
+#                 and CPU seconds, repro_cpu_seconds and repro_seconds
 #   make repro-NAME REPRO_SMOKE=1 [RESULTS=DIR]  a short run of one, into
 #                 DIR (default build/repro-smoke/NAME); tools/vm/repro-smoke.sh
 #                 runs each so.  make check runs each in full into

@@ -30,7 +30,7 @@ u32 edge_simt_cancel(struct edge_simt *s,
 {
 	u32 i, n = 0;
 
-	for (i = 0; i < s->nr_ki; i++) {
+	for (i = 0; i < s->ki_init; i++) {
 		struct edge_kinst *ki = &s->ki[i];
 		u32 t;
 

@@ -363,7 +363,7 @@ static __always_inline void ew_release(struct edge_simt *s,
 	 * failed before still fail.
 	 */
 	if ((!tb && !ew->orphan) || ew->regs)
-		s->res_gen++;
+		edge_simt_gave_back(s, obj / EDGE_EWARP_PER_CORE);
 	s->ew_busy--;
 	ew->victim = NULL;
 	ew->orphan = false;
@@ -386,6 +386,8 @@ static __always_inline void ew_started(struct edge_simt *s,
 	ki->first_start = s->eng->now;
 	ki->started = true;
 	edge_lat_add(&s->st.sched, lat);
+	if (s->tag_lat && ki->tag < s->nr_tag_lat)
+		edge_lat_add(&s->tag_lat[ki->tag].sched, lat);
 }
 
 /* One step; true when the next one is to run now, in place. */
@@ -796,6 +798,10 @@ static noinline bool place_preempt(struct edge_simt *s,
 			   v.flush);
 		edge_lat_add(&s->st.preempt, EDGE_SELECT_CYCLES + v.flush +
 			     ew->ctx_cycles);
+		if (s->tag_lat && ki->tag < s->nr_tag_lat)
+			edge_lat_add(&s->tag_lat[ki->tag].preempt,
+				     EDGE_SELECT_CYCLES + v.flush +
+				     ew->ctx_cycles);
 		/* Unrolled: most causes do not hold, a test each. */
 		stall_add(s, EDGE_STALL_PIPELINE, v.cyc[EDGE_STALL_PIPELINE]);
 		stall_add(s, EDGE_STALL_SCOREBOARD,

@@ -112,9 +112,36 @@ void edge_simt_tb_suspended(struct edge_simt *s, struct edge_tb *tb);
 void edge_simt_drop_suspended(struct edge_simt *s, struct edge_kinst *ki);
 
 /*
+ * Core @core (EDGE_GAVE_ALL: any) gave resources back: a TB search that
+ * found no room before may find some now, there.
+ */
+static inline void edge_simt_gave_back(struct edge_simt *s, u32 core)
+{
+	s->res_gen++;
+	s->gave_log[s->res_gen % EDGE_GAVE_LOG] = core;
+}
+
+/*
+ * Core @c's bit of edge_simt.core_room, from its free threads and TB
+ * slots: after every change of either (and of its reservation).
+ */
+static inline void edge_simt_room_update(struct edge_simt *s, u32 c)
+{
+	u64 bit = 1ULL << (c % 64);
+
+	if (s->core_free[c] >= s->p->warp_size &&
+	    s->cores[c].tbs < s->p->tb_slots_per_core)
+		s->core_room[c / 64] |= bit;
+	else
+		s->core_room[c / 64] &= ~bit;
+}
+
+/*
  * Every change of a core's threads goes through here, to keep the count
  * of cores with no room for one more warp: when it is all of them, an
- * event warp's search for free resources has nothing to find.
+ * event warp's search for free resources has nothing to find.  A change
+ * of its TB count comes before one of its threads (start_tb(),
+ * edge_simt_tb_release()), so its room bit follows both.
  */
 static inline void edge_simt_core_threads(struct edge_simt *s,
 					  struct edge_core *c, s32 delta)
@@ -128,9 +155,10 @@ static inline void edge_simt_core_threads(struct edge_simt *s,
 		s->cores_warp_full--;
 	else if (!was && is)
 		s->cores_warp_full++;
-	/* The TB search's copy (edge_simt.core_free). */
+	/* The TB search's copy (edge_simt.core_free), and its room bit. */
 	if (!c->reserved)
 		s->core_free[c - s->cores] = s->p->threads_per_core - c->threads;
+	edge_simt_room_update(s, (u32)(c - s->cores));
 }
 
 /*

@@ -44,6 +44,7 @@ static void core_free_update(struct edge_simt *s, u32 c)
 {
 	s->core_free[c] = s->cores[c].reserved ? 0 :
 			  s->p->threads_per_core - s->cores[c].threads;
+	edge_simt_room_update(s, c);
 }
 
 static void apply_reservation(struct edge_simt *s)
@@ -61,7 +62,7 @@ static void apply_reservation(struct edge_simt *s)
 		if (r >= n)
 			r = n - 1;
 	}
-	s->res_gen++;
+	edge_simt_gave_back(s, EDGE_GAVE_ALL);
 	/* The last r cores serve events. */
 	for (c = 0; c < n; c++)
 		s->cores[c].reserved = c >= n - r;
@@ -112,7 +113,8 @@ int edge_simt_init(struct edge_simt *s, const struct edge_preset *p,
 	s->tb_ptrs = edge_zalloc(sizeof(*s->tb_ptrs) * s->nr_tbs);
 	s->free_tbs = edge_zalloc(sizeof(*s->free_tbs) * s->nr_tbs);
 	s->unsettled = edge_zalloc(sizeof(*s->unsettled) * s->nr_tbs);
-	s->ki = edge_zalloc(sizeof(*s->ki) * s->nr_ki);
+	/* Zeroed one by one as launches first take them (ki_init). */
+	s->ki = edge_alloc(sizeof(*s->ki) * s->nr_ki);
 	s->kc = edge_zalloc(sizeof(*s->kc) * s->nr_tbs);
 	s->susp = edge_zalloc(sizeof(*s->susp) * s->nr_tbs);
 	s->apps = edge_zalloc(sizeof(*s->apps) * EDGE_APPS);
@@ -120,9 +122,11 @@ int edge_simt_init(struct edge_simt *s, const struct edge_preset *p,
 	s->core_words = (p->num_cores + 63) / 64;
 	s->ki_cores = edge_zalloc(sizeof(*s->ki_cores) * s->core_words *
 				  s->nr_ki);
+	s->core_room = edge_zalloc(sizeof(*s->core_room) * s->core_words);
+	s->search = edge_zalloc(sizeof(*s->search) * s->core_words);
 	if (!s->cores || !s->tbs || !s->tb_ptrs || !s->free_tbs ||
 	    !s->unsettled || !s->ki || !s->kc || !s->susp || !s->apps ||
-	    !s->core_free || !s->ki_cores) {
+	    !s->core_free || !s->ki_cores || !s->core_room || !s->search) {
 		edge_simt_fini(s);
 		return -ENOMEM;
 	}
@@ -140,11 +144,6 @@ int edge_simt_init(struct edge_simt *s, const struct edge_preset *p,
 		s->free_tbs[i] = s->nr_tbs - 1 - i;
 	}
 	s->nr_free_tbs = s->nr_tbs;
-	for (i = s->nr_ki; i-- > 0;) {
-		s->ki[i].idx = i;
-		s->ki[i].next = s->free_ki;
-		s->free_ki = &s->ki[i];
-	}
 	s->nr_free_ki = s->nr_ki;
 	s->ew_min_regs = ~0U;
 	s->ew_min_smem = ~0U;
@@ -176,7 +175,11 @@ void edge_simt_fini(struct edge_simt *s)
 	edge_free(s->ki);
 	edge_free(s->ki_cores);
 	edge_free(s->core_free);
+	edge_free(s->core_room);
+	edge_free(s->search);
 	s->core_free = NULL;
+	s->core_room = NULL;
+	s->search = NULL;
 	s->ki_cores = NULL;
 	s->cores = NULL;
 	s->tbs = NULL;
@@ -279,6 +282,7 @@ static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
 	c->regs += edge_simt_tb_regs(s, k);
 	c->smem += k->smem_per_block;
 	s->bw_resident += k->mem_bw_mbs;
+	tb->slot = c->nr_tbs;
 	c->tb[c->nr_tbs++] = tb;
 	edge_simt_kcount_add(s, core, ki);
 	edge_simt_occ_changed(s, core);
@@ -341,7 +345,8 @@ static void settle_pass(struct edge_simt *s)
 	edge_simt_retime(s);
 	if (!s->nr_unsettled)
 		return;
-	busy = busy_cores(s);
+	/* Counted once a pass, and only for a TB that needs it. */
+	busy = ~0U;
 	for (i = 0; i < s->nr_unsettled; i++) {
 		struct edge_tb *tb = &s->tbs[s->unsettled[i]];
 		const struct edge_kdesc *k = &tb->ki->k;
@@ -358,6 +363,8 @@ static void settle_pass(struct edge_simt *s)
 		} else if (k->ws.mem_pct) {
 			u64 part = edge_div64(cycles * k->ws.mem_pct, 100);
 
+			if (busy == ~0U)
+				busy = busy_cores(s);
 			cycles -= part;
 			cycles += edge_div64(part * busy, s->p->num_cores);
 		}
@@ -410,19 +417,55 @@ static inline bool cap_allows(const struct edge_simt *s,
 	       (cap && edge_simt_resident(s, ki, core) < cap);
 }
 
-/* The first core from @c, below @end, whose bit is set in @map; or @end. */
-static inline u32 next_bit(const u64 *map, u32 c, u32 end)
+/*
+ * The cores of word @w of edge_simt.search (and of @map, when given)
+ * from @a to below @end: a core not there fits no TB (set_search()).
+ */
+static __always_inline u64 room_bits(const struct edge_simt *s,
+				     const u64 *map, u32 w, u32 a, u32 end)
 {
-	while (c < end) {
-		u64 w = map[c / 64] >> (c % 64);
+	u64 bits = s->search[w];
 
-		if (w) {
-			c += edge_ffs64(w);
-			return c < end ? c : end;
-		}
-		c = (c / 64 + 1) * 64;
+	if (map)
+		bits &= map[w];
+	if (a > w * 64)
+		bits &= ~0ULL << (a - w * 64);
+	if (end < w * 64 + 64)
+		bits &= (1ULL << (end - w * 64)) - 1;
+	return bits;
+}
+
+/* A walk of the cores with a room bit (and in @map, when given). */
+struct room_iter {
+	const u64 *map;
+	u64 bits;		/* of word w, those not walked yet */
+	u32 w;
+	u32 a, end;		/* cores a .. end - 1 */
+};
+
+static __always_inline void room_start(const struct edge_simt *s,
+				       struct room_iter *it, const u64 *map,
+				       u32 a, u32 end)
+{
+	it->map = map;
+	it->a = a;
+	it->end = end;
+	it->w = a / 64;
+	it->bits = a < end ? room_bits(s, map, it->w, a, end) : 0;
+}
+
+/* The walk's next core, in order, as *@c; false at its end. */
+static __always_inline bool room_next(const struct edge_simt *s,
+				      struct room_iter *it, u32 *c)
+{
+	while (!it->bits) {
+		if (++it->w * 64 >= it->end)
+			return false;
+		it->bits = room_bits(s, it->map, it->w, it->a, it->end);
 	}
-	return end;
+	*c = it->w * 64 + edge_ffs64(it->bits);
+	it->bits &= it->bits - 1;
+	return true;
 }
 
 /*
@@ -434,13 +477,15 @@ static int find_in(const struct edge_simt *s, const struct edge_kinst *ki,
 		   const struct tb_need *nd, const u64 *map, u32 a, u32 end,
 		   bool *fits, bool *held)
 {
-	for (a = map ? next_bit(map, a, end) : a; a < end;
-	     a = map ? next_bit(map, a + 1, end) : a + 1) {
-		if (!tb_fits(s, a, nd))
+	struct room_iter it;
+	u32 c;
+
+	for (room_start(s, &it, map, a, end); room_next(s, &it, &c);) {
+		if (!tb_fits(s, c, nd))
 			continue;
 		*fits = true;
-		if (cap_allows(s, ki, a))
-			return (int)a;
+		if (cap_allows(s, ki, c))
+			return (int)c;
 		*held = true;
 	}
 	return -1;
@@ -450,44 +495,116 @@ static int find_in(const struct edge_simt *s, const struct edge_kinst *ki,
 static bool any_fit(const struct edge_simt *s, const struct tb_need *nd,
 		    u32 c, u32 count)
 {
-	u32 n = s->p->num_cores;
+	u32 n = s->p->num_cores, a;
+	struct room_iter it;
 
-	for (; count; count--, c = c + 1 == n ? 0 : c + 1)
-		if (tb_fits(s, c, nd))
+	for (room_start(s, &it, NULL, c, c + count < n ? c + count : n);
+	     room_next(s, &it, &a);)
+		if (tb_fits(s, a, nd))
+			return true;
+	/* The rest of the count, past the wrap. */
+	for (room_start(s, &it, NULL, 0, c + count > n ? c + count - n : 0);
+	     room_next(s, &it, &a);)
+		if (tb_fits(s, a, nd))
 			return true;
 	return false;
 }
 
-/*
- * find_core_for_tb() without a cap_cores hook: every core in turn, from
- * @c.  A wrap, not a division per core: this loop is the hot path.
- */
-static int find_every(struct edge_simt *s, struct edge_kinst *ki,
-		      const struct tb_need *nd, u32 c, bool *capped)
+/* One stretch of find_every(): cores @a .. @end - 1. */
+static __always_inline int find_every_in(struct edge_simt *s,
+					 struct edge_kinst *ki,
+					 const struct tb_need *nd, u32 a,
+					 u32 end, bool *fits, bool *capped)
 {
-	u32 n = s->p->num_cores, i;
-	bool fits = false;
+	struct room_iter it;
+	u32 c;
 
-	for (i = 0; i < n; i++, c = c + 1 == n ? 0 : c + 1) {
+	for (room_start(s, &it, NULL, a, end); room_next(s, &it, &c);) {
 		const struct edge_core *co = &s->cores[c];
 
-		if (co->reserved)
-			continue;
 		if (co->tbs >= nd->tbs_max || co->threads > nd->thr_max ||
 		    co->regs > nd->regs_max || co->smem > nd->smem_max)
 			continue;
-		fits = true;
+		*fits = true;
 		if (!cap_allows(s, ki, c)) {
 			*capped = true;
 			continue;
 		}
-		s->rr_core = c + 1 == n ? 0 : c + 1;
 		return (int)c;
+	}
+	return -1;
+}
+
+/*
+ * find_core_for_tb() without a cap_cores hook: every core with a room
+ * bit in turn, from @c to the last and then from the first (a reserved
+ * core has none).  This loop is the hot path.
+ */
+static int find_every(struct edge_simt *s, struct edge_kinst *ki,
+		      const struct tb_need *nd, u32 c, bool *capped)
+{
+	u32 n = s->p->num_cores;
+	bool fits = false;
+	int found;
+
+	found = find_every_in(s, ki, nd, c, n, &fits, capped);
+	if (found < 0)
+		found = find_every_in(s, ki, nd, 0, c, &fits, capped);
+	if (found >= 0) {
+		s->rr_core = (u32)found + 1 == n ? 0 : (u32)found + 1;
+		return found;
 	}
 	/* Only resources, not a policy's cap, held it back. */
 	if (!fits)
 		ki->nofit_gen = s->res_gen + 1;
 	return -1;
+}
+
+/*
+ * The cores a search of @ki looks at (edge_simt.search): those with a
+ * room bit, and when no core had room for its TB a few steps of res_gen
+ * ago, only those that gave resources back since.  Every other core had
+ * no room for it then and has no more now, so skipping them finds what
+ * a search of all finds, and sets the same flags.  Beside a queue of
+ * kernels whose next TB fits nowhere, each TB's end was a search of
+ * every core for each of them (LAX: most of its TB search).  False when
+ * it is none.
+ */
+static bool set_search(struct edge_simt *s, const struct edge_kinst *ki)
+{
+	u64 steps = s->res_gen + 1 - ki->nofit_gen, g, m = 0, any = 0;
+	u32 w, c;
+
+	if (!ki->nofit_gen || steps > EDGE_GAVE_LOG)
+		goto all;
+	for (g = ki->nofit_gen; g <= s->res_gen; g++) {
+		c = s->gave_log[g % EDGE_GAVE_LOG];
+		if (c == EDGE_GAVE_ALL)
+			goto all;
+		m |= 1ULL << (c % 64);
+	}
+	/* Up to 64 cores (every preset but h100-like's), that is all. */
+	if (s->core_words == 1) {
+		s->search[0] = s->core_room[0] & m;
+		return s->search[0];
+	}
+	/* A word at a time (few steps). */
+	for (w = 0; w < s->core_words; w++) {
+		for (m = 0, g = ki->nofit_gen; g <= s->res_gen; g++) {
+			c = s->gave_log[g % EDGE_GAVE_LOG];
+			if (c / 64 == w)
+				m |= 1ULL << (c % 64);
+		}
+		s->search[w] = s->core_room[w] & m;
+		any |= s->search[w];
+	}
+	return any;
+all:
+	for (w = 0; w < s->core_words; w++) {
+		s->search[w] = s->core_room[w];
+		any |= s->search[w];
+	}
+	return any;
 }
 
 /*
@@ -538,6 +655,15 @@ static int find_core_for_tb(struct edge_simt *s, struct edge_kinst *ki,
 		ki->nofit_gen = s->res_gen + 1;
 		return -1;
 	}
+	/*
+	 * No core to look at: the search would find none with room, and
+	 * note that none fits, unless a cap held it back before (then the
+	 * cap_cores search decides; it never comes to this often).
+	 */
+	if (!set_search(s, ki) && !*capped) {
+		ki->nofit_gen = s->res_gen + 1;
+		return -1;
+	}
 	if (!s->tbp->cap_cores)
 		return find_every(s, ki, &nd, rr, capped);
 	s->tbp->cap_cores(s, ki, &first, &len, &resident);
@@ -551,7 +677,8 @@ static int find_core_for_tb(struct edge_simt *s, struct edge_kinst *ki,
 	off = len ? ring_dist(s, first, rr) : 0;
 	if (off >= len)
 		off = 0;
-	seg[0][0] = (first + off) % n;
+	/* Both below n: a wrap, not a division. */
+	seg[0][0] = first + off < n ? first + off : first + off - n;
 	seg[0][1] = len - off;
 	seg[2][0] = first;
 	seg[2][1] = off;
@@ -649,21 +776,17 @@ void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb)
 {
 	struct edge_core *c = &s->cores[tb->core];
 	const struct edge_kdesc *k = &tb->ki->k;
-	u32 i;
 
-	s->res_gen++;
+	edge_simt_gave_back(s, tb->core);
 	c->tbs--;
 	edge_simt_core_threads(s, c, -(s32)(k->warps_per_tb * s->p->warp_size));
 	c->warps -= k->warps_per_tb;
 	c->regs -= edge_simt_tb_regs(s, k);
 	c->smem -= k->smem_per_block;
 	s->bw_resident -= k->mem_bw_mbs;
-	for (i = 0; i < c->nr_tbs; i++) {
-		if (c->tb[i] == tb) {
-			c->tb[i] = c->tb[--c->nr_tbs];
-			break;
-		}
-	}
+	/* Its place goes to the core's last TB (the order others keep). */
+	c->tb[tb->slot] = c->tb[--c->nr_tbs];
+	c->tb[tb->slot]->slot = tb->slot;
 	edge_simt_kcount_sub(s, tb->core, tb->ki);
 	edge_simt_occ_changed(s, tb->core);
 	if (s->tbp->tb_end)

@@ -26,6 +26,8 @@
 #define EDGE_EWARP_PER_CORE	4	/* pending event warp table (Fig. 9) */
 #define EDGE_DEFERRED		8	/* launches a pass runs in place */
 #define EDGE_SIMT_TAGS		64	/* per-kernel statistics slots */
+#define EDGE_GAVE_LOG		16	/* res_gen's last steps (a power of 2) */
+#define EDGE_GAVE_ALL		(~0U)	/* ... a step that could free any core */
 
 enum edge_sched {
 	EDGE_SCHED_DRAIN,	/* wait for a TB to finish */
@@ -133,6 +135,7 @@ struct edge_tb {
 	u32 gen;		/* bumped per queued completion: stale check */
 	u32 gen_id;		/* bumped per allocation: identity */
 	u32 core;
+	u32 slot;		/* its index in its core's tb[] */
 	struct edge_kinst *ki;
 	u32 kgen;
 	u64 start;		/* ns */
@@ -231,6 +234,16 @@ struct edge_simt_stats {
 	struct edge_tag_stats tag[EDGE_SIMT_TAGS];
 };
 
+/*
+ * One statistics tag's st.sched and st.preempt samples, where a caller
+ * asks for them (edge_simt_set_tag_lat()): edge-sim's per-stream
+ * columns.  Too big for every tag of every device.
+ */
+struct edge_tag_lat {
+	struct edge_lat sched;
+	struct edge_lat preempt;
+};
+
 typedef void (*edge_simt_done_fn)(void *ctx, u64 cookie, u32 code);
 
 struct edge_simt {
@@ -252,6 +265,14 @@ struct edge_simt {
 	u32 nr_free_tbs;
 	struct edge_kinst *ki;
 	u32 nr_ki;
+	/*
+	 * ki[0 .. ki_init) have been handed out at least once; the rest
+	 * are not even zeroed yet.  A run of a few kernels used to zero
+	 * every record first (1.2 MB on rtx2080ti): free_ki holds the
+	 * freed ones, LIFO, and the next fresh one comes after them, in
+	 * the order a list of all of them built up front gave.
+	 */
+	u32 ki_init;
 	struct edge_kinst *free_ki;
 	u32 nr_free_ki;
 	u32 kmu_len;		/* launched multi-warp kernels not in the KDU */
@@ -272,14 +293,26 @@ struct edge_simt {
 	/*
 	 * Bumped whenever a core gives resources back (or reservation
 	 * changes): a TB that fit on no core still fits on none until then.
+	 * gave_log[g % EDGE_GAVE_LOG] is the core of step g (or
+	 * EDGE_GAVE_ALL): after a few steps, only those cores can fit it.
 	 */
 	u64 res_gen;
+	u32 gave_log[EDGE_GAVE_LOG];
 	u32 cores_warp_full;	/* cores without room for one more warp */
 	/*
 	 * Each core's free threads, none when reserved, in one array: the
 	 * TB search's first test, without a cache line of each core.
 	 */
 	u32 *core_free;
+	/*
+	 * A bit per core (core_words words) that may have room for a TB:
+	 * free threads for a warp and a free TB slot.  A core without it
+	 * fits no TB, so the TB search skips it 64 at a time: beside a GPU
+	 * full of 1024-thread blocks, nineteen of twenty cores it tested
+	 * were full, and the tests were most of C-Laius's and MGB's time.
+	 */
+	u64 *core_room;
+	u64 *search;		/* core_room, less what a search may skip */
 	/*
 	 * Per kernel slot (edge_kinst.idx), core_words words: a bit for
 	 * each core it holds TBs on (edge_simt_kcount_add()).
@@ -311,7 +344,22 @@ struct edge_simt {
 	u32 deferred[EDGE_DEFERRED];
 	u64 deferred_order[EDGE_DEFERRED];
 	struct edge_simt_stats st;
+	/* The caller's per-tag latencies, tags below nr_tag_lat; or NULL. */
+	struct edge_tag_lat *tag_lat;
+	u32 nr_tag_lat;
 };
+
+/*
+ * Also count each event warp's scheduling and preemption latency (the
+ * samples of st.sched and st.preempt) in @t[its tag], for tags below @n;
+ * @t stays the caller's.  NULL: none (edge.ko's case).
+ */
+static inline void edge_simt_set_tag_lat(struct edge_simt *s,
+					 struct edge_tag_lat *t, u32 n)
+{
+	s->tag_lat = t;
+	s->nr_tag_lat = t ? n : 0;
+}
 
 #define EDGE_SUSP_NONE		0xffffffffU
 
@@ -411,6 +459,14 @@ static inline void edge_simt_ew_queued(struct edge_simt *s,
 		s->ew_min_smem = ki->k.smem_per_block;
 }
 
+/* The kernel record the next launch takes, or NULL when none is free. */
+static inline struct edge_kinst *edge_simt_next_ki(const struct edge_simt *s)
+{
+	if (s->free_ki)
+		return s->free_ki;
+	return s->ki_init < s->nr_ki ? &s->ki[s->ki_init] : NULL;
+}
+
 /*
  * How many kernels of a kind (@ew: event warps) launches would take now,
  * leaving @reserve of the KMU and KDU's room free: the queue's room and
@@ -442,7 +498,7 @@ static inline int edge_simt_launch_as(struct edge_simt *s,
 				      const struct edge_kdesc *k, u64 key,
 				      u64 cookie, u32 tag, u64 rank, bool ew)
 {
-	struct edge_kinst *ki = s->free_ki;
+	struct edge_kinst *ki = edge_simt_next_ki(s);
 	u64 now = s->eng->now;
 	u32 cores = s->p->num_cores;
 
@@ -451,7 +507,12 @@ static inline int edge_simt_launch_as(struct edge_simt *s,
 	    (!ew && s->kmu_len + s->kdu_len >=
 	     EDGE_KMU_PENDING + EDGE_KDU_RUNNING))
 		return -EBUSY;
-	s->free_ki = ki->next;
+	if (ki == s->free_ki) {
+		s->free_ki = ki->next;
+	} else {
+		memset(ki, 0, sizeof(*ki));
+		ki->idx = s->ki_init++;
+	}
 	s->nr_free_ki--;
 	ki->used = true;
 	ki->ewarp = ew;

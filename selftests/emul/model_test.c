@@ -568,8 +568,8 @@ TEST(model_reregistered_id_runs_its_own_kernel)
 			edge_model_advance(&m, t0);
 			/* LIFO: the next launch takes the slot last freed. */
 			if (slot)
-				ASSERT_EQ(slot, m.simt.free_ki);
-			slot = m.simt.free_ki;
+				ASSERT_EQ(slot, edge_simt_next_ki(&m.simt));
+			slot = edge_simt_next_ki(&m.simt);
 			tq_push(&q, n);
 			tq_ring(&q);
 			ASSERT_EQ(1U, edge_model_poll(&m));

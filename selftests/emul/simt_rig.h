@@ -193,7 +193,7 @@ static inline struct edge_kinst *rig_ki(u64 cookie)
 {
 	u32 i;
 
-	for (i = 0; i < R.s.nr_ki; i++)
+	for (i = 0; i < R.s.ki_init; i++)
 		if (R.s.ki[i].used && R.s.ki[i].cookie == cookie)
 			return &R.s.ki[i];
 	return NULL;
@@ -392,7 +392,7 @@ static inline void rig_check_engine(struct __test_metadata *_metadata)
 		case EDGE_EV_READY: {
 			const struct edge_kinst *ki = &R.s.ki[ev->obj];
 
-			ASSERT_LT(ev->obj, R.s.nr_ki);
+			ASSERT_LT(ev->obj, R.s.ki_init);
 			ASSERT_TRUE(ki->used) TH_LOG("stale READY");
 			ASSERT_EQ(ki->gen, ev->gen) TH_LOG("stale READY");
 			ki_evs[ev->obj]++;
@@ -423,7 +423,7 @@ static inline void rig_check_engine(struct __test_metadata *_metadata)
 			ASSERT_TRUE(0) TH_LOG("event kind %u", ev->kind);
 		}
 	}
-	for (i = 0; i < R.s.nr_ki; i++) {
+	for (i = 0; i < R.s.ki_init; i++) {
 		const struct edge_kinst *ki = &R.s.ki[i];
 		bool delayed = ki->used && !ki->queued && !ki->placed &&
 			       !ki->tbs_dispatched;
@@ -463,6 +463,13 @@ static inline void rig_check(struct __test_metadata *_metadata)
 		ASSERT_LE(core->smem, p->smem_per_core) TH_LOG("core %u", c);
 		ASSERT_LE(core->tbs, p->tb_slots_per_core) TH_LOG("core %u", c);
 		ASSERT_EQ(core->tbs, core->nr_tbs);
+		/* The TB search's copies: free threads, and the room bit. */
+		ASSERT_EQ(core->reserved ? 0 : p->threads_per_core - core->threads,
+			  R.s.core_free[c]) TH_LOG("core %u", c);
+		ASSERT_EQ(R.s.core_free[c] >= p->warp_size &&
+			  core->tbs < p->tb_slots_per_core,
+			  !!(R.s.core_room[c / 64] & (1ULL << (c % 64))))
+			TH_LOG("core %u's room bit", c);
 		for (i = 0; i < core->nr_tbs; i++) {
 			const struct edge_tb *tb = core->tb[i];
 			const struct edge_kdesc *k = &tb->ki->k;
@@ -470,6 +477,7 @@ static inline void rig_check(struct __test_metadata *_metadata)
 
 			ASSERT_TRUE(tb->used);
 			ASSERT_EQ(c, tb->core);
+			ASSERT_EQ(i, tb->slot);
 			ASSERT_TRUE(tb->ki->used);
 			ASSERT_EQ(tb->kgen, tb->ki->gen);
 			ASSERT_GE(tb->start, tb->ki->arrival +

@@ -753,7 +753,7 @@ void fz_check_simt(struct fz_ctx *c)
 		case EDGE_EV_READY: {
 			const struct edge_kinst *ki;
 
-			FZ_ASSERT(ev->obj < s->nr_ki, "READY obj %u", ev->obj);
+			FZ_ASSERT(ev->obj < s->ki_init, "READY obj %u", ev->obj);
 			ki = &s->ki[ev->obj];
 			FZ_ASSERT(ki->used && ki->gen == ev->gen, "stale READY");
 			c->ki_evs[ev->obj]++;
@@ -786,7 +786,7 @@ void fz_check_simt(struct fz_ctx *c)
 			FZ_ASSERT(0, "event kind %u", ev->kind);
 		}
 	}
-	for (i = 0; i < s->nr_ki; i++) {
+	for (i = 0; i < s->ki_init; i++) {
 		const struct edge_kinst *ki = &s->ki[i];
 		bool delayed = ki->used && !ki->queued && !ki->placed &&
 			       !ki->tbs_dispatched;
@@ -823,12 +823,20 @@ void fz_check_simt(struct fz_ctx *c)
 			  core->tbs <= p->tb_slots_per_core &&
 			  core->tbs == core->nr_tbs, "core %u over its preset",
 			  cidx);
+		/* The TB search's copies: free threads, and the room bit. */
+		FZ_ASSERT(s->core_free[cidx] == (core->reserved ? 0 :
+			  p->threads_per_core - core->threads) &&
+			  (s->core_free[cidx] >= p->warp_size &&
+			   core->tbs < p->tb_slots_per_core) ==
+			  !!(s->core_room[cidx / 64] & (1ULL << (cidx % 64))),
+			  "core %u: free threads or room bit stale", cidx);
 		for (i = 0; i < core->nr_tbs; i++) {
 			const struct edge_tb *tb = core->tb[i];
 			const struct edge_kdesc *k = &tb->ki->k;
 			u32 borrowed = 0;
 
-			FZ_ASSERT(tb->used && tb->core == cidx && tb->ki->used &&
+			FZ_ASSERT(tb->used && tb->core == cidx && tb->slot == i &&
+				  tb->ki->used &&
 				  tb->kgen == tb->ki->gen && tb->end >= tb->start,
 				  "core %u tb %u", cidx, tb->idx);
 			threads += k->warps_per_tb * p->warp_size;

@@ -92,7 +92,7 @@ static bool known_no_event_core(const struct edge_simt *s)
 	for (i = 0; i < s->p->num_cores; i++)
 		if (s->cores[i].reserved)
 			return false;
-	for (i = 0; i < s->nr_ki; i++)
+	for (i = 0; i < s->ki_init; i++)
 		if (s->ki[i].used && (!s->ki[i].ewarp || s->ki[i].placed))
 			return false;
 	return true;

@@ -13,6 +13,7 @@
  * no unordered iteration, integer time.  The same input gives
  * byte-identical output.
  */
+#include <fcntl.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,7 @@ struct stream_rt {
 struct result {
 	struct edge_lat sched;		/* event warps, cycles */
 	struct edge_lat preempt;
+	struct edge_tag_lat stream[MAX_STREAMS];	/* ... per stream */
 	u64 stall_cycles[EDGE_STALL_NR];
 	u64 stall_count[EDGE_STALL_NR];
 	u64 preemptions, ewarps_free, ewarps_waited;
@@ -94,6 +96,8 @@ struct sim {
 	/* streams */
 	int ns;
 	struct stream_rt s[MAX_STREAMS];
+	/* each tag's latencies: the background's (0), then each stream's */
+	struct edge_tag_lat tag_lat[1 + MAX_STREAMS];
 };
 
 static void build_kdesc(const struct scen *sc, const struct edge_preset *p,
@@ -323,6 +327,7 @@ static void simulate(const struct scen *sc, const struct edge_preset *p,
 		simtrace_start(&m->eng);
 	if (edge_simt_init(&m->simt, p, &m->eng, &cfg, on_done, m))
 		die("edge_simt_init failed (bad knobs?)");
+	edge_simt_set_tag_lat(&m->simt, m->tag_lat, ARRAY_SIZE(m->tag_lat));
 	until = sc->until ? edge_simt_cyc2ns(&m->simt, sc->until) :
 		EDGE_TIME_NEVER;
 
@@ -470,6 +475,9 @@ static void run_one(const struct scen *sc, const struct edge_preset *p,
 							s->runtime_sum_ns);
 		res->ev_sd_sum_milli += t->slowdown_sum_milli;
 		res->ev_prog_sum_milli += t->progress_sum_milli;
+		edge_lat_merge(&res->stream[i].sched, &mix.tag_lat[1 + i].sched);
+		edge_lat_merge(&res->stream[i].preempt,
+			       &mix.tag_lat[1 + i].preempt);
 		if (mix.bg_complete) {
 			u64 j;
 
@@ -503,6 +511,10 @@ static void run_one(const struct scen *sc, const struct edge_preset *p,
 
 /* ---------------------------------------------------------------- output */
 
+/*
+ * The columns: these, then each stream's latency columns (its name, a
+ * dot, and one of stream_cols: a scenario's own), then SIM_PROV_COLS.
+ */
 static const char *const csv_cols =
 	"label,preset,seed,runs,sched,victim,flush,reserve_pct,"
 	"dispatch_cycles,skip_event_exec,background,bg_chain,bg_tb_cycles,"
@@ -517,7 +529,48 @@ static const char *const csv_cols =
 	"stall_icache_n,stall_barrier_n,stall_membar_n,"
 	"ev_runtime_avg,ev_slowdown,remaining_bg_avg,"
 	"bg_runtime,bg_iso_runtime,bg_slowdown,antt,stp,antt_emul,stp_emul,"
-	"tbs_dispatched,sim_cycles," SIM_PROV_COLS;
+	"tbs_dispatched,sim_cycles";
+
+/* The merged sched_* and preempt_* columns, once per stream. */
+static const char *const stream_cols[] = {
+	"sched_n", "sched_min", "sched_avg", "sched_p50", "sched_p99",
+	"sched_max", "preempt_n", "preempt_avg", "preempt_p99", "preempt_max",
+};
+
+/* The header of @sc's rows; with no scenario, without stream columns. */
+static void print_header(FILE *o, const struct scen *sc)
+{
+	size_t c;
+	int i;
+
+	fputs(csv_cols, o);
+	for (i = 0; sc && i < sc->ns; i++)
+		for (c = 0; c < ARRAY_SIZE(stream_cols); c++)
+			fprintf(o, ",%s.%s", sc->s[i].name, stream_cols[c]);
+	fprintf(o, ",%s\n", SIM_PROV_COLS);
+}
+
+/*
+ * One latency set as the sched_* (@preempt: preempt_*) columns print it,
+ * each value after a comma.
+ */
+static void print_lat(FILE *o, const struct edge_lat *l, bool preempt)
+{
+	if (preempt)
+		fprintf(o, ",%llu,%llu,%llu,%llu",
+			(unsigned long long)l->n,
+			(unsigned long long)edge_lat_avg(l),
+			(unsigned long long)edge_lat_pct(l, 99),
+			(unsigned long long)l->max);
+	else
+		fprintf(o, ",%llu,%llu,%llu,%llu,%llu,%llu",
+			(unsigned long long)l->n,
+			(unsigned long long)l->min,
+			(unsigned long long)edge_lat_avg(l),
+			(unsigned long long)edge_lat_pct(l, 50),
+			(unsigned long long)edge_lat_pct(l, 99),
+			(unsigned long long)l->max);
+}
 
 static double milli(u64 x)
 {
@@ -566,24 +619,15 @@ static void print_row(FILE *o, const struct scen *sc, const char *preset,
 		sc->ns ? evn : "none", sc->ns ? evk : "none",
 		sc->ns ? (unsigned long long)sc->s[0].mean : 0ULL,
 		sc->ns ? sc->s[0].cap : 0);
-	fprintf(o, "%llu,%llu,%llu,%llu,%llu,",
+	fprintf(o, "%llu,%llu,%llu,%llu,%llu",
 		(unsigned long long)r->ev_generated,
 		(unsigned long long)r->ev_launched,
 		(unsigned long long)r->ev_done,
 		(unsigned long long)r->ev_dropped,
 		(unsigned long long)r->ev_backlogged);
-	fprintf(o, "%llu,%llu,%llu,%llu,%llu,%llu,",
-		(unsigned long long)r->sched.n,
-		(unsigned long long)r->sched.min,
-		(unsigned long long)edge_lat_avg(&r->sched),
-		(unsigned long long)edge_lat_pct(&r->sched, 50),
-		(unsigned long long)edge_lat_pct(&r->sched, 99),
-		(unsigned long long)r->sched.max);
-	fprintf(o, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,",
-		(unsigned long long)r->preempt.n,
-		(unsigned long long)edge_lat_avg(&r->preempt),
-		(unsigned long long)edge_lat_pct(&r->preempt, 99),
-		(unsigned long long)r->preempt.max,
+	print_lat(o, &r->sched, false);
+	print_lat(o, &r->preempt, true);
+	fprintf(o, ",%llu,%llu,%llu,",
 		(unsigned long long)r->preemptions,
 		(unsigned long long)r->ewarps_free,
 		(unsigned long long)r->ewarps_waited);
@@ -604,6 +648,11 @@ static void print_row(FILE *o, const struct scen *sc, const char *preset,
 		milli(div_or0(r->stp_emul_sum, r->runs)));
 	fprintf(o, "%llu,%llu", (unsigned long long)r->tbs_dispatched,
 		(unsigned long long)div_or0(r->sim_cycles_sum, r->runs));
+	/* Each stream's own, as stream_cols (the merged ones above). */
+	for (i = 0; i < sc->ns; i++) {
+		print_lat(o, &r->stream[i].sched, false);
+		print_lat(o, &r->stream[i].preempt, true);
+	}
 	sim_prov(o, preset, "none", &sc->cfg, sc->cfg.seed, sc->runs);
 	fputc('\n', o);
 }
@@ -690,7 +739,10 @@ static void usage(FILE *o)
 		"  -o file.csv   write the CSV there (default: stdout)\n"
 		"  -a            append to -o's file instead of truncating\n"
 		"  -n            no header line\n"
-		"  -H            print the header line only\n"
+		"  -H            print the header line only (with a scenario: "
+		"its own,\n"
+		"                its streams' NAME.sched_* columns "
+		"included)\n"
 		"  -p            print the resolved scenario to stderr\n"
 		"  -t            print wall time and simulated TBs/s to "
 		"stderr\n"
@@ -716,14 +768,71 @@ int main(int argc, char **argv);
  * own forked from this one, N at once (default 1).  What `xargs -P N`
  * does, without a shell and an exec for each: EDGE's 180 short
  * simulations spent more time starting than simulating.  Each line's
- * output goes where its arguments say (-o); a line that fails is named on
- * stderr, and the batch then exits with the first failure's status, after
- * the others.
+ * output goes where its arguments say (-o), or where a >FILE or 2>FILE
+ * among them sends its standard output or error; a line that fails is
+ * named on stderr, and the batch then exits with the first failure's
+ * status, after the others.
  */
+
+/* In a batch's child: a >FILE or 2>FILE argument, done; else false. */
+static bool batch_redirect(const char *tok, const char *name, int no)
+{
+	int fd, to;
+
+	if (tok[0] == '>')
+		to = 1;
+	else if (tok[0] == '2' && tok[1] == '>')
+		to = 2;
+	else
+		return false;
+	tok += to;
+	if (!*tok)
+		die("%s:%d: %s with no file", name, no, to == 1 ? ">" : "2>");
+	fd = open(tok, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	if (fd < 0 || dup2(fd, to) < 0)
+		die("%s:%d: %s: %s", name, no, tok, strerror(errno));
+	close(fd);
+	return true;
+}
+
+/* A batch's running children: each one's pid and line. */
+struct batch_kid {
+	pid_t pid;
+	int no;
+};
+
+/*
+ * Wait for one of the batch's @n children; name its line on stderr when
+ * it failed, and keep the first failure's status in *@rc.  Returns the
+ * slot it held in @kids.
+ */
+static int batch_wait(struct batch_kid *kids, int n, const char *name,
+		      int *rc)
+{
+	pid_t pid;
+	int st, i;
+
+	pid = wait(&st);
+	if (pid < 0)
+		die("wait: %s", strerror(errno));
+	for (i = 0; i < n && kids[i].pid != pid; i++)
+		;
+	if (i == n)
+		die("wait: a child not of the batch");
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		fprintf(stderr, "%s: batch %s:%d failed\n", prog, name,
+			kids[i].no);
+		if (!*rc)
+			*rc = WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+	}
+	return i;
+}
+
 static int batch_main(int argc, char **argv)
 {
 	char *buf = NULL, *line, *next, *av[256], *save, *tok;
-	int opt, jobs = 1, running = 0, rc = 0, st, no = 0;
+	int opt, jobs = 1, running = 0, rc = 0, no = 0, slot;
+	struct batch_kid kids[64];
 	const char *name;
 	size_t len = 0;
 	FILE *f;
@@ -735,7 +844,7 @@ static int batch_main(int argc, char **argv)
 			return 2;
 		}
 		jobs = (int)sim_key_num(prog, "-j", "-j", optarg, 10, "", 1,
-					64);
+					(u64)ARRAY_SIZE(kids));
 	}
 	if (optind != argc - 1) {
 		usage(stderr);
@@ -771,33 +880,33 @@ static int batch_main(int argc, char **argv)
 		if (!strcmp(av[1], "batch"))
 			die("%s:%d: a batch in a batch", name, no);
 		av[ac] = NULL;
-		if (running == jobs) {
-			if (wait(&st) < 0)
-				die("wait: %s", strerror(errno));
-			running--;
-			if (!rc && (!WIFEXITED(st) || WEXITSTATUS(st)))
-				rc = WIFEXITED(st) ? WEXITSTATUS(st) : 1;
-		}
+		slot = running;
+		if (running == jobs)
+			slot = batch_wait(kids, running, name, &rc);
 		fflush(NULL);
 		pid = fork();
 		if (pid < 0)
 			die("fork: %s", strerror(errno));
 		if (!pid) {
+			int i, j;
+
+			/* The redirections out, the arguments closed up. */
+			for (i = j = 1; i < ac; i++)
+				if (!batch_redirect(av[i], name, no))
+					av[j++] = av[i];
+			av[j] = NULL;
 			optind = 0;	/* getopt starts afresh */
-			st = main(ac, av);
-			if (st)
-				fprintf(stderr, "%s: batch %s:%d failed\n", prog,
-					name, no);
-			exit(st);
+			exit(main(j, av));
 		}
-		running++;
+		kids[slot].pid = pid;
+		kids[slot].no = no;
+		if (slot == running)
+			running++;
 	}
 	free(buf);
-	while (running--) {
-		if (wait(&st) < 0)
-			die("wait: %s", strerror(errno));
-		if (!rc && (!WIFEXITED(st) || WEXITSTATUS(st)))
-			rc = WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+	while (running) {
+		slot = batch_wait(kids, running, name, &rc);
+		kids[slot] = kids[--running];
 	}
 	return rc;
 }
@@ -809,6 +918,7 @@ int main(int argc, char **argv)
 	const struct edge_preset *p;
 	const char *out = NULL, *over[256], *trace = NULL;
 	bool header = true, append = false, print = false, timing = false;
+	bool header_only = false;
 	struct timespec t0, t1;
 	int nover = 0, i, c;
 	u64 seed0;
@@ -889,8 +999,8 @@ int main(int argc, char **argv)
 			header = false;
 			break;
 		case 'H':
-			printf("%s\n", csv_cols);
-			return 0;
+			header_only = true;
+			break;
 		case 'p':
 			print = true;
 			break;
@@ -907,6 +1017,11 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		}
+	}
+	/* -H alone: the columns every scenario has. */
+	if (header_only && optind == argc) {
+		print_header(stdout, NULL);
+		return 0;
 	}
 	if (optind != argc - 1) {
 		usage(stderr);
@@ -962,6 +1077,10 @@ int main(int argc, char **argv)
 	}
 	if (sim_parse_only)
 		return 0;
+	if (header_only) {
+		print_header(stdout, &sc);
+		return 0;
+	}
 	if (print)
 		print_scenario(stderr, &sc);
 
@@ -982,7 +1101,7 @@ int main(int argc, char **argv)
 			die("%s: %s", out, strerror(errno));
 	}
 	if (header)
-		fprintf(o, "%s\n", csv_cols);
+		print_header(o, &sc);
 	print_row(o, &sc, p->name, &res);
 	if (out && fclose(o))
 		die("%s: %s", out, strerror(errno));

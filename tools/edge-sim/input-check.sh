@@ -82,6 +82,11 @@ case_ "scenario preset" "preset=" "$SIM" -s preset=h10 "$tmp/s.sim"
 case_ "scenario unknown key" "nearest: seed" "$SIM" -s sede=1 "$tmp/s.sim"
 sed '3s/$/ regs=300/' "$tmp/s.sim" >"$tmp/s2.sim"
 case_ "scenario file:line" "s2.sim:3: regs=300" "$SIM" "$tmp/s2.sim"
+# A stream's name heads CSV columns (ev.sched_avg): no comma, no dot.
+for name in a,b a.b; do
+	{ cat "$tmp/s.sim"; echo "stream $name kernel=EV"; } >"$tmp/s3.sim"
+	case_ "scenario stream name $name" "s3.sim:7: stream '$name'" "$SIM" "$tmp/s3.sim"
+done
 
 # ---- jobs
 cat >"$tmp/w.jobs" <<'J'

@@ -20,7 +20,8 @@
 #                the reproduction's, so its RESULTS default to
 #                build/repro-smoke/NAME and may not be in Documentation/.
 #
-# It also has repro_table (below), for a workload x policy table.
+# It also has repro_table (below), for a workload x policy table, and
+# repro_gnuplot, for a reproduction's plots in one gnuplot.
 #
 # A new reproduction is a new repro-NAME.sh that uses this: the Makefiles
 # and make check find it by that name.
@@ -56,6 +57,21 @@ repro_init() {
 	tmp=$(mktemp -d)
 	# shellcheck disable=SC2064 # expand now: tmp is global and may change
 	trap "rm -rf '$tmp'" EXIT
+}
+
+# repro_gnuplot VARS SCRIPT [VARS SCRIPT]...: each plot SCRIPT of plots/
+# with its variables set by VARS (gnuplot statements), all in one gnuplot,
+# each from a fresh session (reset session: no variable of the one before
+# it).  One process: starting gnuplot and its cairo and fonts cost more
+# than drawing one of these; the PNGs are the same to the byte.
+repro_gnuplot() {
+	local args=()
+
+	while (($# >= 2)); do
+		args+=(-e "reset session" -e "$1" "$2")
+		shift 2
+	done
+	gnuplot "${args[@]}"
 }
 
 # repro_table POLICIES [mean | over BASE]: a workload x policy table, from

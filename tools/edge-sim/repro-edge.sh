@@ -106,17 +106,19 @@ done
 job h100-drain h100-drain.sim -s label=higher-priority -s EV.prio=1
 job h100-drain h100-drain.sim -s label=equal-priority -s EV.prio=0
 
-t0=$(date +%s%N)
+t0=${EPOCHREALTIME/[!0-9]/.}
 # One edge-sim forks each: a shell and an exec per simulation cost more
 # than most of the simulations.
 "$SIM" batch -j "$JOBS" "$tmp/jobs"
-t1=$(date +%s%N)
-secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
+t1=${EPOCHREALTIME/[!0-9]/.}
+secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
 echo "repro-edge: $njob simulations in $secs s with $JOBS jobs" >&2
 
+# The header of each figure's scenario: its stream's columns (ev.sched_avg
+# and the rest) with the others.
 for fig in fig11c fig12 fig13 h100-drain; do
 	{
-		"$SIM" -H
+		"$SIM" -H "$SC/$fig.sim"
 		cat "$tmp/$fig".*.csv
 	} >"$RESULTS/$fig.csv"
 done
@@ -233,14 +235,21 @@ if [[ $PLOTS != 0 ]]; then
 		# Its own plots only: plots/ also holds the other reproductions'
 		# scripts, which need variables only their own script sets.
 		pairs=$((${#PAIR_BGS[@]} * ${#EVS[@]}))
-		for gp in fig11 fig12 fig13 h100; do
-			gnuplot -e "dir='$RESULTS'; pairs=$pairs" "$here/plots/$gp.gp"
+		gp=()
+		for f in fig11 fig12 fig13 h100; do
+			gp+=("dir='$RESULTS'; pairs=$pairs" "$here/plots/$f.gp")
 		done
+		repro_gnuplot "${gp[@]}"
 		# One fig11c run's timeline (edge-sim -T, Chrome's JSON trace
 		# format): TBs per core lane, preemptions, kernels.
 		(cd "$SC" && "$SIM" -s runs=1 -T "$RESULTS/fig11c-trace.json" \
 			-o /dev/null fig11c.sim)
-		"$here/plots/timeline.py" "$RESULTS/fig11c-trace.json" \
+		# Debian's python3 (the standard library is all it needs)
+		# when there is one: a version manager's shim before it in
+		# PATH (pyenv's: 16 bash scripts) cost more than the drawing.
+		py=python3
+		[[ ! -x /usr/bin/python3 ]] || py=/usr/bin/python3
+		"$py" "$here/plots/timeline.py" "$RESULTS/fig11c-trace.json" \
 			"$RESULTS/fig11c-timeline.png" \
 			'fig11c, one run: IPV4 events preempting CONV (edge-sim -T, edge preset)' \
 			>/dev/null

@@ -30,17 +30,24 @@ WL=$here/workloads/mgb
 SETS=(W1,W2,W3,W4 W5,W6,W7,W8)
 if ((SMOKE)); then SETS=(W1 W5); fi
 
-start=$(date +%s.%N)
+start=${EPOCHREALTIME/[!0-9]/.}
+# piece NAME ARGS...: one edge-sim mgb run into $tmp/NAME.csv and .err, a
+# line of edge-sim batch's input.
+piece() {
+	local name=$1
+
+	shift
+	echo "mgb $* $WL/rodinia.jobs $WL/table1.txt >$tmp/$name.csv 2>$tmp/$name.err"
+}
 {
 	for s in "${SETS[@]}"; do
-		echo "p100-$s -m p100 -g 2 -W 10 -c 3,4,5,6 -w $s"
-		echo "v100-$s -m v100 -g 4 -W 16 -c 6,8,10,12 -w $s"
+		piece "p100-$s" -m p100 -g 2 -W 10 -c 3,4,5,6 -w "$s"
+		piece "v100-$s" -m v100 -g 4 -W 16 -c 6,8,10,12 -w "$s"
 	done
-	echo "jobs-p100 -m p100 -T"
-	echo "jobs-v100 -m v100 -T"
-} | xargs -P "$JOBS" -L 1 sh -c 'sim=$1 out=$2 wl=$3 name=$4; shift 4; "$sim" mgb "$@" "$wl/rodinia.jobs" "$wl/table1.txt" >"$out/$name.csv" 2>"$out/$name.err" || { cat "$out/$name.err" >&2; exit 255; }' \
-	_ "$SIM" "$tmp" "$WL"
-end=$(date +%s.%N)
+	piece jobs-p100 -m p100 -T
+	piece jobs-v100 -m v100 -T
+} | "$SIM" batch -j "$JOBS" - || { cat "$tmp"/*.err >&2; exit 1; }
+end=${EPOCHREALTIME/[!0-9]/.}
 seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
 
 {

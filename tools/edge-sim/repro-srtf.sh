@@ -27,13 +27,13 @@ repro_init srtf
 K=$here/scenarios/srtf/ercbench.kernels
 POLS=default,mpmax,srtf,srtf-adaptive,sjf-oracle,srtf-preempt
 
-start=$(date +%s.%N)
+start=${EPOCHREALTIME/[!0-9]/.}
 "$SIM" pairs alone "$K" >"$RESULTS/alone.csv"
 "$SIM" pairs run -P "$POLS" "$K" >"$RESULTS/pairs-0.csv"
 for o in 25 50; do
 	"$SIM" pairs run -o $o -P "${POLS/,sjf-oracle/}" "$K" >"$RESULTS/pairs-$o.csv"
 done
-end=$(date +%s.%N)
+end=${EPOCHREALTIME/[!0-9]/.}
 seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
 
 # geomeans FILE: policy,stp,antt,fairness,worst_antt,workloads

@@ -18,8 +18,8 @@
 # Prints, in the order given, repro_NAME_seconds (that reproduction's
 # wall time, start to end: beside the others, so longer than alone) and
 # repro_NAME_cpu_seconds (its CPU time, user + system, children
-# included: what it costs, whatever else runs), then repro_seconds, the
-# set's wall time.  None of them is written into the README, which stays
+# included: what it costs, whatever else runs), then repro_cpu_seconds
+# (their sum) and repro_seconds, the set's wall time.  None of them is written into the README, which stays
 # the same from run to run when the results do.  REPRO_SERIAL=1 runs them
 # one at a time, as before: then each repro_NAME_seconds is its own.
 #
@@ -37,8 +37,9 @@ export EDGE_SIM
 log=$top/build/repro
 mkdir -p "$log"
 
-now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="${2:-$(now)}" 'BEGIN { printf "%.2f", b - a }'; }
+# now: the time, into $now (bash's clock: no date process, no subshell).
+now() { now=${EPOCHREALTIME/[!0-9]/.}; }
+since() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
 # one NAME: a reproduction, its output into build/repro/NAME.*, then its
 # wall time (start and end in NAME.time) and its children's CPU time
@@ -46,11 +47,13 @@ since() { awk -v a="$1" -v b="${2:-$(now)}" 'BEGIN { printf "%.2f", b - a }'; }
 one() {
 	local r=$1 rc=0 t
 
-	t=$(now)
+	now
+	t=$now
 	"$here/repro-$r.sh" >"$log/$r.out" 2>"$log/$r.err" || rc=$?
 	# Not in a pipe: there times runs in a fresh subshell and says 0.
 	times >"$log/$r.cpu"
-	awk -v a="$t" -v b="$(now)" -v rc="$rc" '
+	now
+	awk -v a="$t" -v b="$now" -v rc="$rc" '
 		function sec(x,   m) {
 			m = x; sub(/m.*/, "", m)
 			sub(/^[0-9]+m/, "", x); sub(/s$/, "", x)
@@ -60,7 +63,8 @@ one() {
 		"$log/$r.cpu" >"$log/$r.time"
 }
 
-t0=$(now)
+now
+t0=$now
 pids=()
 for r in "$@"; do
 	rm -f "$log/$r.time"
@@ -72,9 +76,11 @@ for r in "$@"; do
 	fi
 done
 ((${#pids[@]} == 0)) || wait "${pids[@]}"
-total=$(since "$t0")
+now
+total=$(since "$t0" "$now")
 
 failed=0
+cpus=()
 for r in "$@"; do
 	read -r a b cpu rc <"$log/$r.time" || { a=0 b=0 cpu=0 rc=1; }
 	if ((rc)); then
@@ -85,6 +91,7 @@ for r in "$@"; do
 	fi
 	echo "repro_${r}_seconds=$(since "$a" "$b")"
 	echo "repro_${r}_cpu_seconds=$cpu"
+	cpus+=("$cpu")
 done
 ((!failed)) || exit 1
 
@@ -181,4 +188,5 @@ and the eight generated service/batch mixes of
 violation); ``results/claius/README`` says what each shows.
 EOF
 } >"$readme"
+echo "repro_cpu_seconds=$(printf '%s\n' "${cpus[@]}" | awk '{ s += $1 } END { printf "%.2f", s }')"
 echo "repro_seconds=$total"

@@ -484,6 +484,11 @@ static void parse_line(struct scen *sc, char *line, const char *file,
 		if (!strcmp(name, "background") || find_kernel(sc, name))
 			die("%s: stream '%s' clashes with a kernel name",
 			    where, name);
+		/* It names CSV columns (NAME.sched_avg) and -s NAME.KEY. */
+		if (name[strspn(name, "abcdefghijklmnopqrstuvwxyz"
+				"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")])
+			die("%s: stream '%s': a name is letters, digits, _ "
+			    "and -", where, name);
 		s = find_stream(sc, name);
 		if (!s) {
 			if (sc->ns == MAX_STREAMS)
