@@ -130,6 +130,10 @@ log "building bzImage with -j$jobs (log: $blog)"
 # `modules` (there are none in the tree) does modules_prepare and writes
 # Module.symvers from vmlinux.symvers: modpost needs it for external modules,
 # and a stale one makes them fail with e.g. "__fentry__ undefined".
+# A rebuild that relinks vmlinux but finds nothing new for `modules`
+# would leave Module.symvers older than vmlinux.symvers: remove it, so
+# that modpost writes it again.
+rm -f Module.symvers
 run make -j"$jobs" bzImage modules
 [[ Module.symvers -nt vmlinux.symvers ]] || { log "Module.symvers is older than vmlinux.symvers"; exit 1; }
 
