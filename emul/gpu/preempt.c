@@ -351,7 +351,8 @@ static __always_inline void ew_release(struct edge_simt *s,
 			edge_simt_tb_finish(s, tb);
 	} else {
 		/* ran on free resources: a warp's worth of them */
-		edge_simt_core_threads(s, c, -(s32)s->p->warp_size);
+		edge_simt_core_threads(s, obj / EDGE_EWARP_PER_CORE,
+				       -(s32)s->p->warp_size);
 		c->warps--;
 		c->smem -= ew->smem;
 	}
@@ -701,7 +702,7 @@ static bool place_free(struct edge_simt *s, struct edge_kinst *ki)
 			continue;
 		ew = &c->ew[slot];
 		ew->run_cycles = ew_run_cycles(s, c, ki, &iso);
-		edge_simt_core_threads(s, c, s->p->warp_size);
+		edge_simt_core_threads(s, core, s->p->warp_size);
 		c->warps++;
 		c->regs += ewarp_regs(s, &ki->k);
 		c->smem += ki->k.smem_per_block;

@@ -122,43 +122,63 @@ static inline void edge_simt_gave_back(struct edge_simt *s, u32 core)
 }
 
 /*
- * Core @c's bit of edge_simt.core_room, from its free threads and TB
- * slots: after every change of either (and of its reservation).
+ * Core @c's bit of edge_simt.core_room: not reserved, room for one more
+ * warp (cores_warp_full's test) and a free TB slot.  Every TB needs a
+ * warp's threads and a slot at least, so a core without it fits none.
+ * After every change of its threads, TB count or reservation.
  */
 static inline void edge_simt_room_update(struct edge_simt *s, u32 c)
 {
+	const struct edge_core *co = &s->cores[c];
 	u64 bit = 1ULL << (c % 64);
 
-	if (s->core_free[c] >= s->p->warp_size &&
-	    s->cores[c].tbs < s->p->tb_slots_per_core)
+	if (!co->reserved &&
+	    co->threads <= s->p->threads_per_core - s->p->warp_size &&
+	    co->tbs < s->p->tb_slots_per_core)
 		s->core_room[c / 64] |= bit;
 	else
 		s->core_room[c / 64] &= ~bit;
 }
 
 /*
- * Every change of a core's threads goes through here, to keep the count
- * of cores with no room for one more warp: when it is all of them, an
- * event warp's search for free resources has nothing to find.  A change
- * of its TB count comes before one of its threads (start_tb(),
- * edge_simt_tb_release()), so its room bit follows both.
+ * Every change of core @core's threads goes through here, to keep the
+ * count of cores with no room for one more warp: when it is all of
+ * them, an event warp's search for free resources has nothing to find.
+ * A change of its TB count comes before one of its threads (start_tb(),
+ * edge_simt_tb_release()), which then say @tbs_changed: its room bit
+ * follows both.  Otherwise (an event warp's start and end, twice per
+ * event) only the bit's threads test can change, and only where the
+ * count of full cores does: the bit is left alone everywhere else.
  */
-static inline void edge_simt_core_threads(struct edge_simt *s,
-					  struct edge_core *c, s32 delta)
+static __always_inline void edge_simt_core_threads_as(struct edge_simt *s,
+						      u32 core, s32 delta,
+						      bool tbs_changed)
 {
+	struct edge_core *c = &s->cores[core];
 	u32 full = s->p->threads_per_core - s->p->warp_size;
 	bool was = c->threads > full, is;
 
 	c->threads += delta;
 	is = c->threads > full;
-	if (was && !is)
-		s->cores_warp_full--;
-	else if (!was && is)
-		s->cores_warp_full++;
-	/* The TB search's copy (edge_simt.core_free), and its room bit. */
+	/* The TB search's copy (edge_simt.core_free). */
 	if (!c->reserved)
-		s->core_free[c - s->cores] = s->p->threads_per_core - c->threads;
-	edge_simt_room_update(s, (u32)(c - s->cores));
+		s->core_free[core] = s->p->threads_per_core - c->threads;
+	if (was != is) {
+		if (is)
+			s->cores_warp_full++;
+		else
+			s->cores_warp_full--;
+		edge_simt_room_update(s, core);
+	} else if (tbs_changed) {
+		edge_simt_room_update(s, core);
+	}
+}
+
+/* An event warp's change of core @core's threads: its TB count stays. */
+static inline void edge_simt_core_threads(struct edge_simt *s, u32 core,
+					  s32 delta)
+{
+	edge_simt_core_threads_as(s, core, delta, false);
 }
 
 /*

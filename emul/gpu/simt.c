@@ -277,7 +277,8 @@ static void start_tb(struct edge_simt *s, struct edge_kinst *ki, u32 core)
 	if (!tb)
 		return;
 	c->tbs++;
-	edge_simt_core_threads(s, c, k->warps_per_tb * s->p->warp_size);
+	edge_simt_core_threads_as(s, core, k->warps_per_tb * s->p->warp_size,
+				  true);
 	c->warps += k->warps_per_tb;
 	c->regs += edge_simt_tb_regs(s, k);
 	c->smem += k->smem_per_block;
@@ -779,7 +780,9 @@ void edge_simt_tb_release(struct edge_simt *s, struct edge_tb *tb)
 
 	edge_simt_gave_back(s, tb->core);
 	c->tbs--;
-	edge_simt_core_threads(s, c, -(s32)(k->warps_per_tb * s->p->warp_size));
+	edge_simt_core_threads_as(s, tb->core,
+				  -(s32)(k->warps_per_tb * s->p->warp_size),
+				  true);
 	c->warps -= k->warps_per_tb;
 	c->regs -= edge_simt_tb_regs(s, k);
 	c->smem -= k->smem_per_block;

@@ -498,18 +498,25 @@ static inline int edge_simt_launch_as(struct edge_simt *s,
 				      const struct edge_kdesc *k, u64 key,
 				      u64 cookie, u32 tag, u64 rank, bool ew)
 {
-	struct edge_kinst *ki = edge_simt_next_ki(s);
+	struct edge_kinst *ki = s->free_ki;
 	u64 now = s->eng->now;
 	u32 cores = s->p->num_cores;
 
 	/* edge_simt_launch_room() > 0, as tests (cheaper than its count). */
-	if (!ki || (ew && s->ewarp_len >= EDGE_EWARP_PENDING) ||
+	if ((ew && s->ewarp_len >= EDGE_EWARP_PENDING) ||
 	    (!ew && s->kmu_len + s->kdu_len >=
 	     EDGE_KMU_PENDING + EDGE_KDU_RUNNING))
 		return -EBUSY;
-	if (ki == s->free_ki) {
+	/*
+	 * edge_simt_next_ki()'s record, the freed one first: a record is
+	 * freed as each event ends, so that is the hot path.
+	 */
+	if (ki) {
 		s->free_ki = ki->next;
 	} else {
+		if (s->ki_init >= s->nr_ki)
+			return -EBUSY;
+		ki = &s->ki[s->ki_init];
 		memset(ki, 0, sizeof(*ki));
 		ki->idx = s->ki_init++;
 	}
