@@ -8,7 +8,8 @@
 #
 # Usage: kmod.sh SERIES OUTDIR   (SERIES 6.1 or 6.12)
 # KMOD_SPARSE=1: sparse on each file as it is compiled (make C=1), its
-# warnings failures like the compiler's (tools/lint.sh, on a fresh OUTDIR).
+# warnings failures like the compiler's (only on a fresh OUTDIR: tools/lint.sh,
+# make check's stock stage); OUTDIR/.sparse-clean when they were none.
 # Result: OUTDIR/src/edge.ko, edge_nicsim.ko, edge_netrx.ko; OUTDIR/build.log;
 # OUTDIR/oot/edge_oot_sample.ko (samples/edge_oot, built as its author would).
 set -euo pipefail
@@ -30,6 +31,12 @@ cp -p "$top"/drv/netrx/*.[ch] "$src/drv/netrx/"
 (cd "$top" && cp -p --parents emul/*.[ch] emul/*/*.[ch] "$src/")
 cp -p "$top"/uapi/linux/*.h "$src/uapi/linux/"
 rc=0
+# .sparse-clean: a C=1 build of a fresh folder (every file compiled, so
+# every file checked) in which nothing warned.  tools/lint.sh trusts it
+# while no source is newer than it, so make check's stock stage, which
+# builds the fresh folder first, spares lint a second sparse pass.  A
+# later build without sparse leaves it: a file it compiled is newer.
+[[ -z ${KMOD_SPARSE:-} ]] || rm -f "$out/.sparse-clean"
 make -s -j"$(nproc)" -C "$KDIR" M="$src" ${KMOD_SPARSE:+C=1} modules >"$out/build.log" 2>&1 || rc=$?
 # 6.1's modpost says it skips BTF (its headers have no vmlinux): not ours.
 warn=$(grep -v -e 'Skipping BTF' "$out/build.log" || true)
@@ -44,6 +51,7 @@ if ((rc)); then
 	echo "kmod.sh: the modules did not build cleanly against $KV ($out/build.log)" >&2
 	exit 1
 fi
+[[ -z ${KMOD_SPARSE:-} ]] || touch "$out/.sparse-clean"
 # The out-of-tree sample for this kernel, built as its author would
 # (samples/edge_oot/Makefile, Documentation/driver-api.rst): KDIR, and
 # EDGE the tree just built, whose Module.symvers resolves edge's symbols.
