@@ -12,12 +12,16 @@ struct tb_match {
 	const struct edge_kinst *ki;
 };
 
-static bool tb_of_kernel(u32 obj, void *arg)
+/*
+ * A TB of the kernel just released: a free TB still names its last
+ * kernel, and one that ended before has no completion queued.
+ */
+static bool tb_released_of_kernel(u32 obj, void *arg)
 {
 	const struct tb_match *tm = arg;
 	const struct edge_tb *tb = &tm->s->tbs[obj];
 
-	return tb->used && tb->ki == tm->ki;
+	return !tb->used && tb->ki == tm->ki;
 }
 
 /*
@@ -52,22 +56,26 @@ u32 edge_simt_cancel(struct edge_simt *s,
 			edge_preempt_drop(s, ki);
 		/*
 		 * Only a kernel with TBs running has any to release: one
-		 * orphan pass over the event warps and one removal from the
-		 * engine for all of them, then the TBs themselves.  (One TB
-		 * at a time, a GPU-filling kernel took ~36 ms on h100-like.)
+		 * orphan pass over the event warps, the TBs themselves, then
+		 * one removal from the engine for all of them.  (One TB at a
+		 * time, a GPU-filling kernel took ~36 ms on h100-like.)  The
+		 * removal comes last: releasing a TB calls the policy's
+		 * tb_end, which may preempt another TB of this kernel (SRTF
+		 * ends a sample and starts the next on core 0), queueing its
+		 * completion again; removed first, that one outlived its TB.
 		 */
 		if (ki->tbs_running) {
 			struct tb_match tm = { s, ki };
 
 			edge_preempt_orphan_kernel(s, ki);
-			edge_engine_remove_if(s->eng, EDGE_EV_TB_DONE,
-					      tb_of_kernel, &tm);
 			for (t = 0; t < s->nr_tbs; t++) {
 				struct edge_tb *tb = &s->tbs[t];
 
 				if (tb->used && tb->ki == ki)
 					edge_simt_tb_release(s, tb);
 			}
+			edge_engine_remove_if(s->eng, EDGE_EV_TB_DONE,
+					      tb_released_of_kernel, &tm);
 		}
 		edge_simt_drop_suspended(s, ki);
 		if (!ki->ewarp && s->tbp->kernel_end)

@@ -372,4 +372,35 @@ TEST(mpmax_is_a_noop_when_first_filled_in_one_wave)
 	EXPECT_NO_LEAKS();
 }
 
+/*
+ * A kernel cancelled while SRTF samples it (found by fuzz_simt_cfg).  B
+ * samples on core 0, C waits for its turn.  Releasing B's first TB ends
+ * the sample (edge_slicing_tb_end() takes that TB's time) and starts
+ * C's, which preempts what else runs on core 0: B's other TBs, each
+ * queueing its completion again after edge_simt_cancel() took B's out of
+ * the engine.  rig_cancel() checks that no completion outlives its TB.
+ */
+TEST(srtf_preempt_cancel_while_sampling)
+{
+	struct edge_kdesc a, b;
+
+	gpu(_metadata, EDGE_TBP_SRTF_PREEMPT);
+	a = rig_kdesc(32, 64, 8, 0, W, 0);
+	b = rig_kdesc(32, 16, 8, 0, W / 2, 0);
+	rig_launch(&a, 1);
+	rig_run_to(_metadata, 100);
+	rig_launch(&b, 2);
+	rig_run_to(_metadata, 200);
+	rig_launch(&b, 3);
+	rig_run_to(_metadata, W_NS / 4);
+	EXPECT_EQ(4U, edge_simt_resident(&R.s, rig_ki(2), 0));
+	EXPECT_EQ(1U, rig_cancel_one(_metadata, 2));
+	EXPECT_EQ(0U, edge_simt_resident(&R.s, rig_ki(2), 0));
+	rig_drain(_metadata);
+	EXPECT_EQ(CK_DONE, R.ck[1]);
+	EXPECT_EQ(CK_DONE, R.ck[3]);
+	rig_fini();
+	EXPECT_NO_LEAKS();
+}
+
 TEST_HARNESS_MAIN

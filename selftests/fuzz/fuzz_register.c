@@ -132,6 +132,9 @@ static bool ref_validate(const struct edge_preset *p,
 	    w->barrier_cycles > 10000000 || w->membar_cycles > 10000000 ||
 	    w->icache_cycles > 10000000 || w->ibuf_insts > 64)
 		return false;
+	/* VER3: a deadline of at most 10^12 ns (1000 s); 0 is none. */
+	if (r->deadline_ns > 1000000000000ULL)
+		return false;
 	/* VER2: a table for LPM4 only, whole 16-byte routes, at most 1024. */
 	if (r->pad)
 		return false;

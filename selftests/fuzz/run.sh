@@ -7,7 +7,9 @@
 #   ok N fuzz.<target> # runs=R
 #   not ok N fuzz.<target> # <why>      (crash, sanitizer report, leak,
 #                                       time-out, no "Done R runs" line,
-#                                       fewer runs than asked)
+#                                       fewer runs than asked), then
+#                                       "# replay:" the input it wrote,
+#                                       "# rerun:" the run, by its seed
 #   ok N fuzz.replay.<file>             (each reproducer in crashes/,
 #   not ok N fuzz.replay.<file> # <why>  named <target>-<what>, run once
 #                                       by its target: a regression corpus)
@@ -65,13 +67,21 @@ here=$(cd "$(dirname "$0")" && pwd)
 export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 
+# A target's -max_len: a page-sized struct and a script for
+# fuzz_register, whole files for edge-sim's readers (as the repository's
+# seeds are), else up to ~256 operations.
+max_len_of() {
+	case $1 in
+	fuzz_register) echo 4352 ;;
+	fuzz_sim_*) echo 8192 ;;
+	*) echo 640 ;;
+	esac
+}
+
 # One target: its log, and its exit code in <target>.rc.
 run_one() {
-	local t=$1 bin=$build/$1 log=$build/$1.log max_len=640
-	# A page-sized struct and a script; else up to ~256 operations.
-	[ "$t" = fuzz_register ] && max_len=4352
-	# edge-sim's inputs: whole files, as the repository's seeds are.
-	[[ $t == fuzz_sim_* ]] && max_len=8192
+	local t=$1 bin=$build/$1 log=$build/$1.log max_len
+	max_len=$(max_len_of "$t")
 	mkdir -p "$corpus/$t" "$build/artifacts"
 	# -timeout: one input running 20 s is a hang, reported as a crash.
 	"$bin" "$flag=${limit[$t]}" -print_final_stats=1 -timeout=20 \
@@ -137,6 +147,14 @@ for t in "${targets[@]}"; do
 		# The reason and the reproducer, as TAP diagnostics.
 		grep -E 'FUZZ ASSERT|^==[0-9]+==ERROR|SUMMARY|runtime error|Test unit written|Assertion' \
 			"$log" | head -n 8 | sed 's/^/# /'
+		# How to replay it: the input it wrote, else the whole run
+		# (by runs, the same seed from an empty corpus does the same).
+		art=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -n 1)
+		[ -n "$art" ] && echo "# replay: $build/$t -timeout=20 $art"
+		[ -n "$seed" ] && [ "$mode" = -runs ] &&
+			echo "# rerun: $build/$t -seed=$seed -runs=${limit[$t]}" \
+				"-max_len=$(max_len_of "$t") -timeout=20" \
+				"\$(mktemp -d) $here/corpus/$t"
 		[ -n "$runs" ] && total=$((total + runs))
 	fi
 done
