@@ -148,7 +148,7 @@ static inline void enl_init(struct enl *nl, struct enl_msg *m, uint16_t type,
 	m->nlh.nlmsg_flags = NLM_F_REQUEST | flags;
 	m->nlh.nlmsg_seq = ++nl->seq;
 	g->cmd = cmd;
-	g->version = 1;
+	g->version = EDGE_FAMILY_VERSION;
 }
 
 static inline void enl_msg(struct enl *nl, struct enl_msg *m, uint8_t cmd,
@@ -213,6 +213,23 @@ static inline const char *enl_str(const struct enl_reply *r, int t)
 	return r->a[t] ? (char *)r->a[t] + NLA_HDRLEN : "";
 }
 
+/* An extack's attributes: its message and offset into nl. */
+static inline void enl_ext_tlvs(struct enl *nl, struct nlattr *a, int len)
+{
+	while (len >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
+	       a->nla_len <= len) {
+		if (a->nla_type == NLMSGERR_ATTR_MSG)
+			snprintf(nl->ext, sizeof(nl->ext), "%s",
+				 (char *)a + NLA_HDRLEN);
+		if (a->nla_type == NLMSGERR_ATTR_OFFS &&
+		    a->nla_len >= NLA_HDRLEN + sizeof(uint32_t))
+			memcpy(&nl->bad_off, (char *)a + NLA_HDRLEN,
+			       sizeof(nl->bad_off));
+		len -= NLA_ALIGN(a->nla_len);
+		a = (void *)((char *)a + NLA_ALIGN(a->nla_len));
+	}
+}
+
 /* The extack message of an NLMSG_ERROR, into nl->ext. */
 static inline void enl_ext(struct enl *nl, struct nlmsghdr *h)
 {
@@ -228,18 +245,20 @@ static inline void enl_ext(struct enl *nl, struct nlmsghdr *h)
 		     ((h->nlmsg_flags & NLM_F_CAPPED) ? 0 :
 		      NLMSG_ALIGN(e->msg.nlmsg_len - NLMSG_HDRLEN)));
 	len = (char *)h + h->nlmsg_len - (char *)a;
-	while (len >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
-	       a->nla_len <= len) {
-		if (a->nla_type == NLMSGERR_ATTR_MSG)
-			snprintf(nl->ext, sizeof(nl->ext), "%s",
-				 (char *)a + NLA_HDRLEN);
-		if (a->nla_type == NLMSGERR_ATTR_OFFS &&
-		    a->nla_len >= NLA_HDRLEN + sizeof(uint32_t))
-			memcpy(&nl->bad_off, (char *)a + NLA_HDRLEN,
-			       sizeof(nl->bad_off));
-		len -= NLA_ALIGN(a->nla_len);
-		a = (void *)((char *)a + NLA_ALIGN(a->nla_len));
-	}
+	enl_ext_tlvs(nl, a, len);
+}
+
+/*
+ * A dump's error in its NLMSG_DONE: the errno, then (NLM_F_ACK_TLVS) the
+ * extack's attributes, as an error ack's.
+ */
+static inline void enl_done_ext(struct enl *nl, struct nlmsghdr *h)
+{
+	struct nlattr *a = (void *)((char *)NLMSG_DATA(h) +
+				    NLMSG_ALIGN(sizeof(int)));
+
+	if (h->nlmsg_flags & NLM_F_ACK_TLVS)
+		enl_ext_tlvs(nl, a, (char *)h + h->nlmsg_len - (char *)a);
 }
 
 typedef void (*enl_cb)(const struct enl_reply *r, void *arg);
@@ -287,8 +306,10 @@ static inline int enl_xfer(struct enl *nl, struct enl_msg *m, enl_cb cb,
 			if (h->nlmsg_type == NLMSG_DONE) {
 				int *err = NLMSG_DATA(h);
 
-				if (*err)
+				if (*err) {
+					enl_done_ext(nl, h);
 					return *err;
+				}
 				done = 1;
 				continue;
 			}
