@@ -6,7 +6,8 @@
 # Documentation/ (tools/rst-check.py), the netlink spec against the
 # kernel's own schema (linux-source-6.12's genetlink.yaml: prints
 # spec_schema=ok) and uapi/linux/edge_netlink.h against what the kernel's
-# YNL generator makes of the spec (tools/nlspec-gen.sh).  Prints TAP, one
+# YNL generator makes of the spec (tools/nlspec-gen.sh), and each op's
+# policy in drv/netlink.c against its request in the spec.  Prints TAP, one
 # test per tool and kernel; exits non-zero when any complains.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,7 +17,7 @@ cache=${CACHE:-$top/.cache}
 cd "$top" || exit 1
 fail=0
 echo "TAP version 13"
-echo "1..$((4 + ${#KERNELS[@]}))"
+echo "1..$((5 + ${#KERNELS[@]}))"
 
 files=$(git ls-files --cached --others --exclude-standard 'drv/*.[ch]' 'emul/*.[ch]' 'emul/*/*.[ch]' 'uapi/*.h' 2>/dev/null)
 [[ -n $files ]] || files=$(ls drv/*.[ch] emul/*.[ch] emul/*/*.[ch] uapi/linux/*.h)
@@ -111,6 +112,15 @@ else
 	echo "$out" | tail -n 30 | sed 's/^/# /'
 	echo "# uapi/linux/edge_netlink.h is not what make nlspec-gen makes of $spec"
 	echo "not ok $((n + 3)) lint.spec_uapi_generated"
+	fail=1
+fi
+# Each op's policy against its request in the spec (tools/nlspec-check.py
+# --policies): an attribute the spec does not list is refused.
+if out=$("$py" tools/nlspec-check.py --policies "$spec" drv/netlink.c 2>&1); then
+	echo "ok $((n + 4)) lint.spec_policies"
+else
+	echo "$out" | sed 's/^# //; s/^/# /'
+	echo "not ok $((n + 4)) lint.spec_policies"
 	fail=1
 fi
 exit $fail

@@ -4,6 +4,7 @@
 
     tools/nlspec-check.py SPEC.yaml HEADER.h
     tools/nlspec-check.py --schema DIR SPEC.yaml
+    tools/nlspec-check.py --policies SPEC.yaml NETLINK.c
 
 Documentation/netlink/specs/*.yaml (the kernel's genetlink format) is the
 source of truth.  Every enum the spec implies -- its definitions, each
@@ -17,6 +18,11 @@ With --schema, validates SPEC against the kernel's schema for its
 protocol, DIR/PROTOCOL.yaml (linux-source's Documentation/netlink/:
 genetlink.yaml for "genetlink"), as YNL's own tools do before reading a
 spec; prints one TAP line per schema error and exits 1 on any.
+
+With --policies, checks that each op's policy in NETLINK.c (drv/netlink.c:
+the .policy of its edge_nl_ops[] row) accepts exactly the attributes the
+spec lists for its do and dump requests: an entry of type NLA_REJECT is
+not accepted, any other designated entry is.  Exits 1 on any difference.
 """
 import os
 import re
@@ -119,9 +125,70 @@ def schema_check(schema_dir, path):
     return 1 if errors else 0
 
 
+def policy_check(path, c_path):
+    """TAP for the C policies of the ops against the spec's requests."""
+    spec = yaml.safe_load(open(path))
+    text = open(c_path).read()
+    prefix = spec['attribute-sets'][0].get('name-prefix',
+                                           spec['name'] + '-a-')
+    cpre = cname(prefix)
+
+    def attr(c):
+        return c[len(cpre):].lower().replace('_', '-')
+
+    policies = {}
+    for m in re.finditer(r'static const struct nla_policy (\w+)\[' +
+                         cpre + r'MAX \+ 1\] = \{\n(.*?)\n\};', text, re.S):
+        body = m.group(2)
+        acc = set()
+        for e in re.finditer(r'\[(' + cpre + r'\w+)\]\s*=\s*([^\[]*)',
+                             body):
+            if 'NLA_REJECT' not in e.group(2):
+                acc.add(attr(e.group(1)))
+        policies[m.group(1)] = acc
+    ops = {}
+    table = re.search(r'struct genl_ops \w+\[\] = \{(.*?)\n\};', text, re.S)
+    opre = cname(spec['operations'].get('name-prefix',
+                                         spec['name'] + '-cmd-'))
+    for row in re.finditer(r'\{(.*?)\}', table.group(1), re.S):
+        cmd = re.search(r'\.cmd = ' + opre + r'(\w+),', row.group(1))
+        pol = re.search(r'\.policy = (\w+),', row.group(1))
+        if cmd:
+            ops[cmd.group(1).lower().replace('_', '-')] = \
+                pol.group(1) if pol else None
+    errors = []
+    for op in spec['operations']['list']:
+        want = set()
+        for kind in ('do', 'dump'):
+            req = (op.get(kind) or {}).get('request') or {}
+            want |= set(req.get('attributes', []))
+        if op['name'] not in ops:
+            continue
+        pol = ops.pop(op['name'])
+        if pol is None or pol not in policies:
+            errors.append('%s: no policy of its own' % op['name'])
+            continue
+        have = policies[pol]
+        for a in sorted(have - want):
+            errors.append('%s (%s) accepts %s, not in its request' %
+                          (op['name'], pol, a))
+        for a in sorted(want - have):
+            errors.append('%s (%s) refuses %s of its request' %
+                          (op['name'], pol, a))
+    for op in ops:
+        errors.append('%s: in the ops, not in the spec' % op)
+    for e in errors:
+        print('# ' + e)
+    print('%s 1 - nlspec_policies: %s matches %s' %
+          ('not ok' if errors else 'ok', c_path, path))
+    return 1 if errors else 0
+
+
 def main():
     if sys.argv[1] == '--schema':
         return schema_check(sys.argv[2], sys.argv[3])
+    if sys.argv[1] == '--policies':
+        return policy_check(sys.argv[2], sys.argv[3])
     spec = yaml.safe_load(open(sys.argv[1]))
     text = open(sys.argv[2]).read()
     enums, defines = expected(spec)

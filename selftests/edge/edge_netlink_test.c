@@ -237,6 +237,85 @@ TEST_F(nl, errors_carry_extack)
 	EXPECT_EQ(0, edge_sysfs_read(0, "cpu"));
 }
 
+/* @m with a u32 @type appended; where it went (an extack offset). */
+static uint32_t put_u32_at(struct enl_msg *m, uint16_t type, uint32_t v)
+{
+	uint32_t off = NLMSG_ALIGN(m->nlh.nlmsg_len);
+
+	enl_put_u32(m, type, v);
+	return off;
+}
+
+/*
+ * Each op takes only its own request's attributes (the spec's lists): one
+ * of another op is refused whole, EINVAL, with the core's strict-
+ * validation message and its offset (which YNL and edgectl print as its
+ * name).  A range error names its attribute by offset and its limits by
+ * the policy (NLMSGERR_ATTR_POLICY).
+ */
+TEST_F(nl, per_op_policy)
+{
+	static const struct { uint8_t cmd; uint16_t flags, type; } foreign[] = {
+		{ EDGE_CMD_DEV_GET, 0, EDGE_A_PLACE_MEM },
+		{ EDGE_CMD_DEV_SET, 0, EDGE_A_PRESET },
+		{ EDGE_CMD_DEV_DEL, 0, EDGE_A_POLL_IDLE_US },
+		{ EDGE_CMD_STATS_GET, 0, EDGE_A_SCHED_FLUSH },
+		{ EDGE_CMD_SCHED_GET, 0, EDGE_A_SCHED_RESERVE_PCT },
+		{ EDGE_CMD_PLACE_RELEASE, 0, EDGE_A_DEV_INDEX },
+		{ EDGE_CMD_EKT_GET, NLM_F_DUMP, EDGE_A_JOB_QUEUE },
+		{ EDGE_CMD_JOB_GET, NLM_F_DUMP, EDGE_A_EKT_ID },
+	};
+	struct enl_msg m;
+	uint32_t off;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(foreign) / sizeof(foreign[0]); i++) {
+		enl_msg(&self->nl, &m, foreign[i].cmd, foreign[i].flags);
+		if (foreign[i].cmd != EDGE_CMD_PLACE_RELEASE)
+			enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+		off = put_u32_at(&m, foreign[i].type, 1);
+		EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL))
+			TH_LOG("command %u, attribute %u", foreign[i].cmd,
+			       foreign[i].type);
+		EXPECT_STREQ("Unsupported attribute", self->nl.ext);
+		EXPECT_EQ(off, self->nl.bad_off);
+		EXPECT_EQ(foreign[i].type, enl_bad_attr(&self->nl, &m));
+	}
+	/* Refused whole: the device is still there, its knob unchanged. */
+	EXPECT_TRUE(path_exists("/dev/edge0"));
+	EXPECT_EQ(1000, edge_sysfs_read(0, "poll_idle_us"));
+	/* A retired knob of sched-set: its own message. */
+	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	off = put_u32_at(&m, EDGE_A_CP_UNUSED_1, 1);
+	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
+	EXPECT_STREQ("a policy's knob: policy-param", self->nl.ext);
+	EXPECT_EQ(off, self->nl.bad_off);
+	/* A range: the attribute by offset, both limits by the policy. */
+	enl_msg(&self->nl, &m, EDGE_CMD_DEV_SET, 0);
+	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+	off = put_u32_at(&m, EDGE_A_TIME_SCALE_PCT, 10001);
+	EXPECT_EQ(-ERANGE, enl_do(&self->nl, &m, NULL, NULL));
+	EXPECT_STREQ("integer out of range", self->nl.ext);
+	EXPECT_EQ(EDGE_A_TIME_SCALE_PCT, enl_bad_attr(&self->nl, &m));
+	EXPECT_EQ(ENL_POL_MIN | ENL_POL_MAX, self->nl.pol);
+	EXPECT_EQ(1, self->nl.pol_min);
+	EXPECT_EQ(10000, self->nl.pol_max);
+	enl_msg(&self->nl, &m, EDGE_CMD_DEV_GET, 0);
+	off = put_u32_at(&m, EDGE_A_DEV_INDEX, 64);
+	EXPECT_EQ(-ERANGE, enl_do(&self->nl, &m, NULL, NULL));
+	EXPECT_EQ(off, self->nl.bad_off);
+	EXPECT_TRUE(self->nl.pol & ENL_POL_MAX);
+	EXPECT_EQ(63, self->nl.pol_max);
+	/* place's own attributes still work there, and only there. */
+	enl_msg(&self->nl, &m, EDGE_CMD_PLACE, 0);
+	enl_put_u64(&m, EDGE_A_PLACE_MEM, 4096);
+	enl_put_u32(&m, EDGE_A_PLACE_THREADS, 1025);
+	EXPECT_EQ(-ERANGE, enl_do(&self->nl, &m, NULL, NULL));
+	EXPECT_EQ(EDGE_A_PLACE_THREADS, enl_bad_attr(&self->nl, &m));
+	EXPECT_EQ(1024, self->nl.pol_max);
+}
+
 /* As nobody: reads work, every write is EPERM with a message. */
 static int nobody_writes(void)
 {

@@ -31,7 +31,14 @@ struct enl {
 	uint32_t seq;
 	char ext[256];		/* the last error's extack message */
 	uint32_t bad_off;	/* its NLMSGERR_ATTR_OFFS, or 0 */
+	/* Its NLMSGERR_ATTR_POLICY's limits: ENL_POL_MIN, _MAX when given. */
+	unsigned int pol;
+	int64_t pol_min;
+	uint64_t pol_max;
 };
+
+#define ENL_POL_MIN	1
+#define ENL_POL_MAX	2
 
 struct enl_msg {
 	union {
@@ -148,7 +155,7 @@ static inline void enl_init(struct enl *nl, struct enl_msg *m, uint16_t type,
 	m->nlh.nlmsg_flags = NLM_F_REQUEST | flags;
 	m->nlh.nlmsg_seq = ++nl->seq;
 	g->cmd = cmd;
-	g->version = 1;
+	g->version = EDGE_FAMILY_VERSION;
 }
 
 static inline void enl_msg(struct enl *nl, struct enl_msg *m, uint8_t cmd,
@@ -213,23 +220,44 @@ static inline const char *enl_str(const struct enl_reply *r, int t)
 	return r->a[t] ? (char *)r->a[t] + NLA_HDRLEN : "";
 }
 
-/* The extack message of an NLMSG_ERROR, into nl->ext. */
-static inline void enl_ext(struct enl *nl, struct nlmsghdr *h)
+/* The limits of the policy an extack quotes (NLMSGERR_ATTR_POLICY). */
+static inline void enl_ext_policy(struct enl *nl, const struct nlattr *p)
 {
-	struct nlmsgerr *e = NLMSG_DATA(h);
-	struct nlattr *a;
-	int len;
+	const struct nlattr *a = (const void *)((const char *)p + NLA_HDRLEN);
+	int len = p->nla_len - NLA_HDRLEN;
 
-	nl->ext[0] = 0;
-	nl->bad_off = 0;
-	if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
-		return;
-	a = (void *)((char *)e + sizeof(*e) +
-		     ((h->nlmsg_flags & NLM_F_CAPPED) ? 0 :
-		      NLMSG_ALIGN(e->msg.nlmsg_len - NLMSG_HDRLEN)));
-	len = (char *)h + h->nlmsg_len - (char *)a;
 	while (len >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
 	       a->nla_len <= len) {
+		const void *d = (const char *)a + NLA_HDRLEN;
+		uint64_t v = 0;
+
+		if (a->nla_len == NLA_HDRLEN + sizeof(v))
+			memcpy(&v, d, sizeof(v));
+		switch (a->nla_type & NLA_TYPE_MASK) {
+		case NL_POLICY_TYPE_ATTR_MIN_VALUE_S:
+		case NL_POLICY_TYPE_ATTR_MIN_VALUE_U:
+			nl->pol |= ENL_POL_MIN;
+			nl->pol_min = (int64_t)v;
+			break;
+		case NL_POLICY_TYPE_ATTR_MAX_VALUE_S:
+		case NL_POLICY_TYPE_ATTR_MAX_VALUE_U:
+			nl->pol |= ENL_POL_MAX;
+			nl->pol_max = v;
+			break;
+		}
+		len -= NLA_ALIGN(a->nla_len);
+		a = (const void *)((const char *)a + NLA_ALIGN(a->nla_len));
+	}
+}
+
+/* An extack's attributes: its message, offset and policy into nl. */
+static inline void enl_ext_tlvs(struct enl *nl, struct nlattr *a, int len)
+{
+	nl->pol = 0;
+	while (len >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
+	       a->nla_len <= len) {
+		if ((a->nla_type & NLA_TYPE_MASK) == NLMSGERR_ATTR_POLICY)
+			enl_ext_policy(nl, a);
 		if (a->nla_type == NLMSGERR_ATTR_MSG)
 			snprintf(nl->ext, sizeof(nl->ext), "%s",
 				 (char *)a + NLA_HDRLEN);
@@ -240,6 +268,38 @@ static inline void enl_ext(struct enl *nl, struct nlmsghdr *h)
 		len -= NLA_ALIGN(a->nla_len);
 		a = (void *)((char *)a + NLA_ALIGN(a->nla_len));
 	}
+}
+
+/* The extack message of an NLMSG_ERROR, into nl->ext. */
+static inline void enl_ext(struct enl *nl, struct nlmsghdr *h)
+{
+	struct nlmsgerr *e = NLMSG_DATA(h);
+	struct nlattr *a;
+	int len;
+
+	nl->ext[0] = 0;
+	nl->bad_off = 0;
+	nl->pol = 0;
+	if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	a = (void *)((char *)e + sizeof(*e) +
+		     ((h->nlmsg_flags & NLM_F_CAPPED) ? 0 :
+		      NLMSG_ALIGN(e->msg.nlmsg_len - NLMSG_HDRLEN)));
+	len = (char *)h + h->nlmsg_len - (char *)a;
+	enl_ext_tlvs(nl, a, len);
+}
+
+/*
+ * A dump's error in its NLMSG_DONE: the errno, then (NLM_F_ACK_TLVS) the
+ * extack's attributes, as an error ack's.
+ */
+static inline void enl_done_ext(struct enl *nl, struct nlmsghdr *h)
+{
+	struct nlattr *a = (void *)((char *)NLMSG_DATA(h) +
+				    NLMSG_ALIGN(sizeof(int)));
+
+	if (h->nlmsg_flags & NLM_F_ACK_TLVS)
+		enl_ext_tlvs(nl, a, (char *)h + h->nlmsg_len - (char *)a);
 }
 
 typedef void (*enl_cb)(const struct enl_reply *r, void *arg);
@@ -262,6 +322,7 @@ static inline int enl_xfer(struct enl *nl, struct enl_msg *m, enl_cb cb,
 		return -errno;
 	nl->ext[0] = 0;
 	nl->bad_off = 0;
+	nl->pol = 0;
 	while (!done) {
 		ssize_t n = recv(nl->fd, buf, bufsz, MSG_TRUNC);
 		struct nlmsghdr *h;
@@ -287,8 +348,10 @@ static inline int enl_xfer(struct enl *nl, struct enl_msg *m, enl_cb cb,
 			if (h->nlmsg_type == NLMSG_DONE) {
 				int *err = NLMSG_DATA(h);
 
-				if (*err)
+				if (*err) {
+					enl_done_ext(nl, h);
 					return *err;
+				}
 				done = 1;
 				continue;
 			}

@@ -38,7 +38,7 @@ typo() {
 }
 
 echo "TAP version 13"
-echo "1..40"
+echo "1..42"
 rmmod edge_nicsim 2>/dev/null
 rmmod edge 2>/dev/null
 insmod "${EDGE_KO:-/edge/edge.ko}" virtual_time=1 || { echo "Bail out! insmod"; exit 1; }
@@ -110,6 +110,11 @@ err param_range "prema_ns: from 1000 to 1000000000" param set dev edge0 prema_ns
 err param_range_attr "1000000000: prema_ns\$" param set dev edge0 prema_ns 999
 typo param_typo 'unknown keyword "prema_nsx", did you mean "prema_ns"?' param set dev edge0 prema_nsx 5
 t param_reset $ctl param set dev edge0 predict_ns 50000 prema_ns 250000
+# param show: a knob a line, with its descriptor's range, default and
+# policy, its help on the next line; -j: the same as fields.
+t param_show_range sh -c "$ctl param show dev edge0 | grep -q '^edge0: prema_ns 250000 range_min 1000 range_max 1000000000 default 250000 policy [a-z]'"
+t param_show_help sh -c "[ \$($ctl param show dev edge0 | grep -c '^    [^ ]') = \$($ctl param show dev edge0 | grep -c '^edge0: ') ]"
+json param_show -j param show dev edge0
 rmmod edge_nicsim || nok nicsim_unload
 err bad_preset "unknown preset" dev add preset bogus
 err no_device "no such device" dev del edge7

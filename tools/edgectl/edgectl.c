@@ -256,7 +256,7 @@ static const char usage_text[] =
 	      "  sched set dev edgeN [policy drain|reserve|preempt] [victim V]\n"
 	      "            [queue NAME] [flush MASK] [reserve_pct N] [KNOB N] ...\n"
 	      "            (KNOB: a policy's, as sched show lists them)\n"
-	      "  param show dev edgeN   (as sched show)\n"
+	      "  param show dev edgeN   (each knob: range, default, help)\n"
 	      "  param set dev edgeN KNOB N [KNOB N]...\n"
 	      "  monitor [-n COUNT]\n"
 	      "  top [-n ITERATIONS] [dev edgeN]\n"
@@ -709,6 +709,90 @@ static void show_each(struct ctx *c, uint8_t cmd, struct nlattr **tb)
 	print_obj(NULL, tb, show_stats || cmd == EDGE_CMD_STATS_GET);
 }
 
+/* One field of a param show object: "name": value, or name value. */
+static void param_field(bool *first, const char *name)
+{
+	if (json)
+		printf("%s%s\"%s\":", *first ? "" : ",", pretty ? "\n    " : "",
+		       name);
+	else
+		printf(" %s ", name);
+	*first = false;
+}
+
+/*
+ * param show: one object per knob of sched-get's reply, with what its
+ * descriptor says of it (emul/policy/param.h): the policy it belongs
+ * to, its range, default and help, as the kernel sent them.
+ */
+static void param_each(struct ctx *c, uint8_t cmd, struct nlattr **tb)
+{
+	struct nlattr *a, *p[EDGE_A_POLICY_PARAM_MAX + 1];
+	static const struct { int t; const char *name; } u64s[] = {
+		{ EDGE_A_POLICY_PARAM_VALUE, "value" },
+		{ EDGE_A_POLICY_PARAM_RANGE_MIN, "range_min" },
+		{ EDGE_A_POLICY_PARAM_RANGE_MAX, "range_max" },
+		{ EDGE_A_POLICY_PARAM_DEFAULT, "default" },
+	};
+	uint32_t dev = tb[EDGE_A_DEV_INDEX] ?
+		       nla_get_u32(tb[EDGE_A_DEV_INDEX]) : 0;
+	unsigned int i;
+	int rem;
+
+	nlmsg_for_each_attr(a, c->cur, GENL_HDRLEN, rem) {
+		bool first = true;
+
+		if (nla_type(a) != EDGE_A_POLICY_PARAM ||
+		    nla_parse_nested(p, EDGE_A_POLICY_PARAM_MAX, a, NULL) ||
+		    !p[EDGE_A_POLICY_PARAM_NAME])
+			continue;
+		if (json) {
+			printf("%s%s{", nobjs++ ? "," : "", pretty ? "\n  " : "");
+			param_field(&first, "dev");
+			printf("\"edge%" PRIu32 "\"", dev);
+			param_field(&first, "name");
+			json_str(nla_get_string(p[EDGE_A_POLICY_PARAM_NAME]));
+		} else {
+			printf("edge%" PRIu32 ": %s", dev,
+			       nla_get_string(p[EDGE_A_POLICY_PARAM_NAME]));
+			first = false;
+		}
+		for (i = 0; i < sizeof(u64s) / sizeof(u64s[0]); i++) {
+			if (!p[u64s[i].t])
+				continue;
+			/* The value right after the name, as sched show has it. */
+			if (u64s[i].t == EDGE_A_POLICY_PARAM_VALUE && !json)
+				putchar(' ');
+			else
+				param_field(&first, u64s[i].name);
+			printf("%" PRIu64, (uint64_t)nla_get_u64(p[u64s[i].t]));
+		}
+		if (p[EDGE_A_POLICY_PARAM_POLICY]) {
+			param_field(&first, "policy");
+			if (json)
+				json_str(nla_get_string(p[EDGE_A_POLICY_PARAM_POLICY]));
+			else
+				fputs(nla_get_string(p[EDGE_A_POLICY_PARAM_POLICY]),
+				      stdout);
+		}
+		if (p[EDGE_A_POLICY_PARAM_HELP]) {
+			if (json) {
+				param_field(&first, "help");
+				json_str(nla_get_string(p[EDGE_A_POLICY_PARAM_HELP]));
+			} else {
+				/* Free text: last, on a line of its own. */
+				printf("\n    %s",
+				       nla_get_string(p[EDGE_A_POLICY_PARAM_HELP]));
+			}
+		}
+		if (json)
+			printf("%s}", pretty ? "\n  " : "");
+		else
+			putchar('\n');
+	}
+	fflush(stdout);
+}
+
 /* The device named by "[dev] edgeN" at argv[0], consuming it. */
 static uint32_t dev_arg(int *argc, char ***argv)
 {
@@ -988,7 +1072,7 @@ static void sched_bad_word(struct ctx *c, uint32_t dev, struct knobs *k,
  * set's attributes is a knob when the device's policies have one of
  * that name, sent as a policy-param; else a mistyped keyword.
  */
-static int cmd_sched(struct ctx *c, int argc, char **argv)
+static int cmd_sched(struct ctx *c, int argc, char **argv, bool param)
 {
 	const char *sub = argc ? argv[0] : "show";
 	struct knobs knobs = { 0 };
@@ -999,6 +1083,15 @@ static int cmd_sched(struct ctx *c, int argc, char **argv)
 	if (argc) {
 		argc--;
 		argv++;
+	}
+	if (!strcmp(sub, "show") && param) {
+		m = req(c, EDGE_CMD_SCHED_GET, 0);
+		nla_put_u32(m, EDGE_A_DEV_INDEX, dev_arg(&argc, &argv));
+		c->each = param_each;
+		json_begin();
+		xfer(c, m);
+		json_end();
+		return 0;
 	}
 	if (!strcmp(sub, "show"))
 		return show_dev(c, argc, argv, EDGE_CMD_SCHED_GET, 0);
@@ -1581,9 +1674,12 @@ int main(int argc, char **argv)
 		return cmd_stats(&c, argc - 1, argv + 1);
 	if (!strcmp(argv[0], "job"))
 		return cmd_job(&c, argc - 1, argv + 1);
-	/* param: the policies' knobs, sent and shown as sched's are. */
+	/*
+	 * param: the policies' knobs, sent as sched's are; shown one a
+	 * line with their descriptors' ranges, defaults and help.
+	 */
 	if (!strcmp(argv[0], "sched") || !strcmp(argv[0], "param"))
-		return cmd_sched(&c, argc - 1, argv + 1);
+		return cmd_sched(&c, argc - 1, argv + 1, argv[0][0] == 'p');
 	if (!strcmp(argv[0], "place"))
 		return cmd_place(&c, argc - 1, argv + 1);
 	if (!strcmp(argv[0], "monitor") || !strcmp(argv[0], "top")) {

@@ -29,6 +29,8 @@ MUST = {
     'top': {'view', 'devices', 'entries'},
     'sched_show': {'index', 'policy', 'victim', 'queue', 'prema_ns'},
     'place': {'dev', 'index', 'place_id', 'mem', 'policy'},
+    'param_show': {'dev', 'name', 'value', 'range_min', 'range_max',
+                   'default', 'policy', 'help'},
 }
 
 
