@@ -432,7 +432,16 @@ static ssize_t vt_hold_store(struct device *dev, struct device_attribute *attr,
 		return ret;
 	if (v && !ed->virtual_time)
 		return -EINVAL;
+	/*
+	 * Under the model's lock: the front end reads vt_hold with it held
+	 * and keeps it until it is on its wait queue (frontend_sleep()).
+	 * A release stored between that read and the queueing was a kick
+	 * that woke nobody, and held work slept until the next kick (seen
+	 * once on the debug kernel: edge_jobs_test reaped nothing in 10 s).
+	 */
+	mutex_lock(&ed->lock);
 	WRITE_ONCE(ed->vt_hold, v);
+	mutex_unlock(&ed->lock);
 	edge_frontend_kick(ed);
 	return count;
 }
