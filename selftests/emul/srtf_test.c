@@ -27,6 +27,22 @@ static void gpu(struct __test_metadata *_metadata, u32 pol)
 }
 
 /* Two kernels queued at one instant: one pass sees both. */
+/*
+ * Most tests' scene: on a GPU of thread-block policy @pol, a long kernel
+ * of 64 TBs (*@a, tag 1), then at 100 ns a short one of 16 (*@b, tag 2).
+ * The launches keep the descriptors: they are the caller's.
+ */
+static void long_then_short(struct __test_metadata *_metadata, u32 pol,
+			    struct edge_kdesc *a, struct edge_kdesc *b)
+{
+	gpu(_metadata, pol);
+	*a = rig_kdesc(32, 64, 8, 0, W, 0);
+	*b = rig_kdesc(32, 16, 8, 0, W / 2, 0);
+	rig_launch(a, 1);
+	rig_run_to(_metadata, 100);
+	rig_launch(b, 2);
+}
+
 static void launch_both(struct __test_metadata *_metadata,
 			const struct edge_kdesc *a, const struct edge_kdesc *b)
 {
@@ -97,12 +113,7 @@ TEST(srtf_hands_off_as_tbs_end)
 	struct edge_kdesc a, b;
 	u32 c;
 
-	gpu(_metadata, EDGE_TBP_SRTF);
-	a = rig_kdesc(32, 64, 8, 0, W, 0);
-	b = rig_kdesc(32, 16, 8, 0, W / 2, 0);
-	rig_launch(&a, 1);
-	rig_run_to(_metadata, 100);
-	rig_launch(&b, 2);
+	long_then_short(_metadata, EDGE_TBP_SRTF, &a, &b);
 	rig_run_to(_metadata, W_NS / 2);
 	EXPECT_EQ(0U, edge_simt_resident(&R.s, rig_ki(2), 0));
 	rig_run_to(_metadata, W_NS + W_NS / 4);
@@ -134,12 +145,7 @@ TEST(fifo_short_waits_for_long)
 {
 	struct edge_kdesc a, b;
 
-	gpu(_metadata, EDGE_TBP_DEFAULT);
-	a = rig_kdesc(32, 64, 8, 0, W, 0);
-	b = rig_kdesc(32, 16, 8, 0, W / 2, 0);
-	rig_launch(&a, 1);
-	rig_run_to(_metadata, 100);
-	rig_launch(&b, 2);
+	long_then_short(_metadata, EDGE_TBP_DEFAULT, &a, &b);
 	rig_drain(_metadata);
 	EXPECT_GE(R.done_at[2], 4 * W_NS);
 	rig_fini();
@@ -155,12 +161,7 @@ TEST(srtf_preempt_hands_over_at_once)
 {
 	struct edge_kdesc a, b;
 
-	gpu(_metadata, EDGE_TBP_SRTF_PREEMPT);
-	a = rig_kdesc(32, 64, 8, 0, W, 0);
-	b = rig_kdesc(32, 16, 8, 0, W / 2, 0);
-	rig_launch(&a, 1);
-	rig_run_to(_metadata, 100);
-	rig_launch(&b, 2);
+	long_then_short(_metadata, EDGE_TBP_SRTF_PREEMPT, &a, &b);
 	rig_drain(_metadata);
 	EXPECT_LT(R.done_at[2], W_NS + W_NS / 4);
 	EXPECT_LT(R.done_at[2], R.done_at[1]);
@@ -384,12 +385,7 @@ TEST(srtf_preempt_cancel_while_sampling)
 {
 	struct edge_kdesc a, b;
 
-	gpu(_metadata, EDGE_TBP_SRTF_PREEMPT);
-	a = rig_kdesc(32, 64, 8, 0, W, 0);
-	b = rig_kdesc(32, 16, 8, 0, W / 2, 0);
-	rig_launch(&a, 1);
-	rig_run_to(_metadata, 100);
-	rig_launch(&b, 2);
+	long_then_short(_metadata, EDGE_TBP_SRTF_PREEMPT, &a, &b);
 	rig_run_to(_metadata, 200);
 	rig_launch(&b, 3);
 	rig_run_to(_metadata, W_NS / 4);
