@@ -163,16 +163,20 @@ static const struct nla_policy edge_nl_place_release_policy[EDGE_A_PLACE_MAX + 1
 	[EDGE_A_PLACE_ID] = { .type = NLA_U64 },
 };
 
+/* Build-time checks of the uapi's numbers against what we rely on. */
+#define EDGE_NL_SAME(a, b)	static_assert((int)(a) == (int)(b))
+#define EDGE_NL_FITS(a, b)	static_assert((int)(a) <= (int)(b))
+
 /*
  * The largest set: non-parallel ops parse into the family's one buffer,
  * of the family's maxattr.
  */
 #define EDGE_NL_MAXATTR	EDGE_A_STATS_MAX
-static_assert((int)EDGE_A_DEV_MAX <= EDGE_NL_MAXATTR &&
-	      (int)EDGE_A_EKT_MAX <= EDGE_NL_MAXATTR &&
-	      (int)EDGE_A_JOB_MAX <= EDGE_NL_MAXATTR &&
-	      (int)EDGE_A_SCHED_MAX <= EDGE_NL_MAXATTR &&
-	      (int)EDGE_A_PLACE_MAX <= EDGE_NL_MAXATTR);
+EDGE_NL_FITS(EDGE_A_DEV_MAX, EDGE_NL_MAXATTR);
+EDGE_NL_FITS(EDGE_A_EKT_MAX, EDGE_NL_MAXATTR);
+EDGE_NL_FITS(EDGE_A_JOB_MAX, EDGE_NL_MAXATTR);
+EDGE_NL_FITS(EDGE_A_SCHED_MAX, EDGE_NL_MAXATTR);
+EDGE_NL_FITS(EDGE_A_PLACE_MAX, EDGE_NL_MAXATTR);
 
 /*
  * Every set's pad is its second attribute (edge_nl_put_u64()), and the
@@ -180,24 +184,23 @@ static_assert((int)EDGE_A_DEV_MAX <= EDGE_NL_MAXATTR &&
  */
 #define EDGE_NL_PAD		2
 #define EDGE_NL_DEV		1
-static_assert((int)EDGE_A_DEV_PAD == EDGE_NL_PAD &&
-	      (int)EDGE_A_STATS_PAD == EDGE_NL_PAD &&
-	      (int)EDGE_A_EKT_PAD == EDGE_NL_PAD &&
-	      (int)EDGE_A_JOB_PAD == EDGE_NL_PAD &&
-	      (int)EDGE_A_SCHED_PAD == EDGE_NL_PAD &&
-	      (int)EDGE_A_PLACE_PAD == EDGE_NL_PAD);
-static_assert((int)EDGE_A_DEV_INDEX == EDGE_NL_DEV &&
-	      (int)EDGE_A_STATS_DEV_INDEX == EDGE_NL_DEV &&
-	      (int)EDGE_A_EKT_DEV_INDEX == EDGE_NL_DEV &&
-	      (int)EDGE_A_JOB_DEV_INDEX == EDGE_NL_DEV &&
-	      (int)EDGE_A_SCHED_DEV_INDEX == EDGE_NL_DEV);
+EDGE_NL_SAME(EDGE_A_DEV_PAD, EDGE_NL_PAD);
+EDGE_NL_SAME(EDGE_A_STATS_PAD, EDGE_NL_PAD);
+EDGE_NL_SAME(EDGE_A_EKT_PAD, EDGE_NL_PAD);
+EDGE_NL_SAME(EDGE_A_JOB_PAD, EDGE_NL_PAD);
+EDGE_NL_SAME(EDGE_A_SCHED_PAD, EDGE_NL_PAD);
+EDGE_NL_SAME(EDGE_A_PLACE_PAD, EDGE_NL_PAD);
+EDGE_NL_SAME(EDGE_A_DEV_INDEX, EDGE_NL_DEV);
+EDGE_NL_SAME(EDGE_A_STATS_DEV_INDEX, EDGE_NL_DEV);
+EDGE_NL_SAME(EDGE_A_EKT_DEV_INDEX, EDGE_NL_DEV);
+EDGE_NL_SAME(EDGE_A_JOB_DEV_INDEX, EDGE_NL_DEV);
+EDGE_NL_SAME(EDGE_A_SCHED_DEV_INDEX, EDGE_NL_DEV);
 
 /*
  * The spec's name enums are the model's tables, entry for entry: a
  * value is the table's index.  Each entry is asserted by its name, so a
  * policy added, moved or renamed in one and not the other fails here.
  */
-#define EDGE_NL_SAME(a, b)	static_assert((int)(a) == (int)(b))
 EDGE_NL_SAME(EDGE_NL_SIMT_MAX + 1, EDGE_SCHED_NR);
 EDGE_NL_SAME(EDGE_NL_SIMT_DRAIN, EDGE_SCHED_DRAIN);
 EDGE_NL_SAME(EDGE_NL_SIMT_RESERVE, EDGE_SCHED_RESERVE);

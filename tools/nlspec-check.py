@@ -23,7 +23,9 @@ With --policies, checks that each op's policy in NETLINK.c (drv/netlink.c:
 the .policy of its edge_nl_ops[] row) spans its op's attribute set (its
 array is that set's MAX + 1) and accepts exactly the attributes the spec
 lists for its do and dump requests: an entry of type NLA_REJECT is not
-accepted, any other designated entry is.  Exits 1 on any difference.
+accepted, any other designated entry is; and that the spec's nl-preset
+is EDGE_PRESET_NAMES (emul/gpu/preset.h beside NETLINK.c's directory),
+in order.  Exits 1 on any difference.
 """
 import os
 import re
@@ -190,6 +192,19 @@ def policy_check(path, c_path):
                           (op['name'], pol, a[0], a[1]))
     for op in ops:
         errors.append('%s: in the ops, not in the spec' % op)
+    # nl-preset is the model's preset table by index, which has no enum
+    # of its own for the C to assert against: its names, in order, are
+    # EDGE_PRESET_NAMES (emul/gpu/preset.h, which a host test holds to
+    # the table).
+    preset_h = os.path.join(os.path.dirname(os.path.abspath(c_path)),
+                            '..', 'emul', 'gpu', 'preset.h')
+    m = re.search(r'#define EDGE_PRESET_NAMES\s*\\\s*"([^"]*)"',
+                  open(preset_h).read())
+    table = [n.strip() for n in m.group(1).split(',')] if m else None
+    for d in spec.get('definitions', []):
+        if d['name'] == 'nl-preset' and d['entries'] != table:
+            errors.append('nl-preset %s is not EDGE_PRESET_NAMES %s' %
+                          (d['entries'], table))
     for e in errors:
         print('# ' + e)
     print('%s 1 - nlspec_policies: %s matches %s' %
