@@ -127,6 +127,7 @@ static const struct nla_policy edge_nl_sched_get_policy[EDGE_A_SCHED_MAX + 1] = 
 
 static const struct nla_policy edge_nl_sched_set_policy[EDGE_A_SCHED_MAX + 1] = {
 	[EDGE_A_SCHED_DEV_INDEX] = EDGE_NL_DEV_INDEX,
+	[EDGE_A_SCHED_SEED] = { .type = NLA_U64 },
 	[EDGE_A_SCHED_POLICY] = NLA_POLICY_MAX(NLA_U32, EDGE_NL_SIMT_MAX),
 	[EDGE_A_SCHED_VICTIM] = NLA_POLICY_MAX(NLA_U32, EDGE_NL_VICTIM_MAX),
 	[EDGE_A_SCHED_FLUSH] = NLA_POLICY_MAX(NLA_U32, EDGE_FLUSH_ALL),
@@ -137,7 +138,6 @@ static const struct nla_policy edge_nl_sched_set_policy[EDGE_A_SCHED_MAX + 1] = 
 							   &edge_nl_cycles_range),
 	[EDGE_A_SCHED_CTX_BYTES_PER_CYCLE] = NLA_POLICY_MIN(NLA_U32, 1),
 	[EDGE_A_SCHED_SKIP_EVENT_EXEC] = NLA_POLICY_MAX(NLA_U32, 1),
-	[EDGE_A_SCHED_SEED] = { .type = NLA_U64 },
 	[EDGE_A_SCHED_QUEUE_POLICY] = NLA_POLICY_MAX(NLA_U32,
 						     EDGE_NL_QUEUE_POLICY_MAX),
 	[EDGE_A_SCHED_CP_PARSE_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
@@ -430,22 +430,23 @@ static int edge_nl_put_sched(struct sk_buff *skb, struct edge_device *ed)
 	const struct edge_simt_cfg *c = &ed->model.simt.cfg;
 	struct edge_cp_cfg cp = edge_model_cp_cfg(&ed->model);
 
+	/* In no set order: a message's attributes are found by type. */
 	if (nla_put_u32(skb, EDGE_A_SCHED_DEV_INDEX, ed->index) ||
 	    nla_put_u32(skb, EDGE_A_SCHED_POLICY, c->sched) ||
 	    nla_put_u32(skb, EDGE_A_SCHED_VICTIM, c->victim) ||
+	    nla_put_u32(skb, EDGE_A_SCHED_QUEUE_POLICY,
+			edge_model_policy(&ed->model)) ||
 	    nla_put_u32(skb, EDGE_A_SCHED_FLUSH, c->flush) ||
 	    nla_put_u32(skb, EDGE_A_SCHED_RESERVE_PCT, c->reserve_pct) ||
+	    nla_put_u32(skb, EDGE_A_SCHED_CP_PARSE_NS, cp.parse_ns) ||
 	    nla_put_u32(skb, EDGE_A_SCHED_DISPATCH_CYCLES, c->dispatch_cycles) ||
 	    nla_put_u32(skb, EDGE_A_SCHED_WAIT_CYCLES, c->sched_wait_cycles) ||
+	    nla_put_u32(skb, EDGE_A_SCHED_CP_HOST_NS, cp.host_ns) ||
 	    nla_put_u32(skb, EDGE_A_SCHED_CTX_BYTES_PER_CYCLE,
 			c->ctx_bytes_per_cycle) ||
 	    nla_put_u32(skb, EDGE_A_SCHED_SKIP_EVENT_EXEC, c->skip_event_exec) ||
-	    edge_nl_put_u64(skb, EDGE_A_SCHED_SEED, c->seed) ||
-	    nla_put_u32(skb, EDGE_A_SCHED_QUEUE_POLICY,
-			edge_model_policy(&ed->model)) ||
-	    nla_put_u32(skb, EDGE_A_SCHED_CP_PARSE_NS, cp.parse_ns) ||
-	    nla_put_u32(skb, EDGE_A_SCHED_CP_HOST_NS, cp.host_ns) ||
 	    nla_put_u32(skb, EDGE_A_SCHED_CP_PROFILE_NS, cp.profile_ns) ||
+	    edge_nl_put_u64(skb, EDGE_A_SCHED_SEED, c->seed) ||
 	    nla_put_u32(skb, EDGE_A_SCHED_TB_POLICY, c->tb_policy))
 		return -EMSGSIZE;
 	return edge_nl_put_params(skb, ed);
@@ -1069,42 +1070,60 @@ static int edge_nl_dump_unlock(struct sk_buff *skb, struct edge_device *ed,
 }
 
 /*
- * One message per registered entry, from the id in cb->args[0] on: a
- * full table through a small buffer comes back whole, each entry once.
+ * A per-device table's dump: one @cmd message per row below @nr that
+ * @put fills (-ENOENT: no such row), from the row in cb->args[0] on, so
+ * that a full table through a small buffer comes back whole, each row
+ * once.
  */
-static int edge_nl_ekt_get_dumpit(struct sk_buff *skb,
-				  struct netlink_callback *cb)
+static int edge_nl_dump_rows(struct sk_buff *skb, struct netlink_callback *cb,
+			     u8 cmd, u32 nr,
+			     int (*put)(struct sk_buff *skb,
+					struct edge_device *ed, u32 row))
 {
 	struct edge_device *ed = edge_nl_dump_lock(cb);
-	u32 id;
+	u32 row;
 	int ret = 0;
 
 	if (IS_ERR(ed))
 		return PTR_ERR(ed);
-	for (id = cb->args[0]; id < EDGE_EKT_ENTRIES; id++) {
-		const struct edge_ekt_entry *e = edge_ekt_get(&ed->model.ekt,
-							      id);
-		void *hdr;
+	for (row = cb->args[0]; row < nr; row++) {
+		void *hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+					cb->nlh->nlmsg_seq, &edge_nl_family,
+					NLM_F_MULTI, cmd);
 
-		if (!e)
-			continue;
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, &edge_nl_family,
-				  NLM_F_MULTI, EDGE_CMD_EKT_GET);
 		if (!hdr) {
 			ret = -EMSGSIZE;
 			break;
 		}
-		ret = edge_nl_put_ekt(skb, ed, e);
+		ret = put(skb, ed, row);
 		if (ret) {
 			genlmsg_cancel(skb, hdr);
-			break;
+			if (ret != -ENOENT)
+				break;
+			ret = 0;
+			continue;
 		}
 		nl_dump_check_consistent(cb, nlmsg_hdr(skb));
 		genlmsg_end(skb, hdr);
 	}
-	cb->args[0] = id;
+	cb->args[0] = row;
 	return edge_nl_dump_unlock(skb, ed, ret);
+}
+
+/* A registered entry, by its id. */
+static int edge_nl_ekt_row(struct sk_buff *skb, struct edge_device *ed,
+			   u32 id)
+{
+	const struct edge_ekt_entry *e = edge_ekt_get(&ed->model.ekt, id);
+
+	return e ? edge_nl_put_ekt(skb, ed, e) : -ENOENT;
+}
+
+static int edge_nl_ekt_get_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	return edge_nl_dump_rows(skb, cb, EDGE_CMD_EKT_GET, EDGE_EKT_ENTRIES,
+				 edge_nl_ekt_row);
 }
 
 /* The CP's job states, as the uapi names those of a job not ended. */
@@ -1137,44 +1156,23 @@ static int edge_nl_put_job(struct sk_buff *skb, struct edge_device *ed,
 	return 0;
 }
 
-/*
- * One message per job not yet ended, from the model's slot in
- * cb->args[0] on: the dump keeps its cursor as the EKT dump does.
- */
+/* A job not yet ended, by its slot in the model. */
+static int edge_nl_job_row(struct sk_buff *skb, struct edge_device *ed,
+			   u32 slot)
+{
+	const struct edge_cp_job *j = edge_model_job_cp(&ed->model, slot);
+
+	if (!j || j->state >= ARRAY_SIZE(edge_nl_job_states) ||
+	    j->state == EDGE_JOB_FREE)
+		return -ENOENT;
+	return edge_nl_put_job(skb, ed, &ed->model.jobs[slot], j);
+}
+
 static int edge_nl_job_get_dumpit(struct sk_buff *skb,
 				  struct netlink_callback *cb)
 {
-	struct edge_device *ed = edge_nl_dump_lock(cb);
-	u32 slot;
-	int ret = 0;
-
-	if (IS_ERR(ed))
-		return PTR_ERR(ed);
-	for (slot = cb->args[0]; slot < EDGE_CP_JOBS; slot++) {
-		const struct edge_cp_job *j = edge_model_job_cp(&ed->model,
-								slot);
-		void *hdr;
-
-		if (!j || j->state >= ARRAY_SIZE(edge_nl_job_states) ||
-		    j->state == EDGE_JOB_FREE)
-			continue;
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, &edge_nl_family,
-				  NLM_F_MULTI, EDGE_CMD_JOB_GET);
-		if (!hdr) {
-			ret = -EMSGSIZE;
-			break;
-		}
-		ret = edge_nl_put_job(skb, ed, &ed->model.jobs[slot], j);
-		if (ret) {
-			genlmsg_cancel(skb, hdr);
-			break;
-		}
-		nl_dump_check_consistent(cb, nlmsg_hdr(skb));
-		genlmsg_end(skb, hdr);
-	}
-	cb->args[0] = slot;
-	return edge_nl_dump_unlock(skb, ed, ret);
+	return edge_nl_dump_rows(skb, cb, EDGE_CMD_JOB_GET, EDGE_CP_JOBS,
+				 edge_nl_job_row);
 }
 
 static int edge_nl_sched_get_doit(struct sk_buff *skb, struct genl_info *info)

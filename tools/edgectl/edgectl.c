@@ -151,122 +151,159 @@ enum field {
 	F_MAX = F_END - 1
 };
 
-/* A set's attributes as fields (0: not printed), by the wire's number. */
-#define M(set, wire, field)	[EDGE_A_##set##_##wire] = F_##field
+/* The family's attribute sets, one per object. */
+enum aset { S_NONE, S_DEV, S_STATS, S_EKT, S_JOB, S_SCHED, S_PLACE, S_NR };
 
-static const unsigned char dev_map[EDGE_A_DEV_MAX + 1] = {
-	M(DEV, INDEX, DEV_INDEX), M(DEV, NAME, DEV_NAME),
-	M(DEV, PRESET, PRESET), M(DEV, TIME_MODE, TIME_MODE),
-	M(DEV, EKT_USED, EKT_USED), M(DEV, POLL_IDLE_US, POLL_IDLE_US),
-	M(DEV, TIME_SCALE_PCT, TIME_SCALE_PCT), M(DEV, CPU, CPU),
-	M(DEV, MEM_TOTAL, MEM_TOTAL), M(DEV, MEM_USED, MEM_USED),
-	M(DEV, MEM_PEAK, MEM_PEAK), M(DEV, MEM_OOM, MEM_OOM),
-	M(DEV, MEM_RESERVATIONS, MEM_RESERVATIONS),
-};
-
-static const unsigned char stats_map[EDGE_A_STATS_MAX + 1] = {
-	M(STATS, DEV_INDEX, DEV_INDEX), M(STATS, SUBMITTED, SUBMITTED),
-	M(STATS, COMPLETED, COMPLETED), M(STATS, ERRORS, ERRORS),
-	M(STATS, REJECTED, REJECTED), M(STATS, CANCELLED, CANCELLED),
-	M(STATS, LATE, LATE), M(STATS, INFLIGHT, INFLIGHT),
-	M(STATS, EKT_USED, EKT_USED),
-	M(STATS, JOBS_SUBMITTED, JOBS_SUBMITTED),
-	M(STATS, JOBS_DONE, JOBS_DONE), M(STATS, JOBS_MET, JOBS_MET),
-	M(STATS, JOBS_REJECTED, JOBS_REJECTED),
-	M(STATS, JOBS_CANCELLED, JOBS_CANCELLED),
-	M(STATS, MEM_OOM, MEM_OOM), M(STATS, PREEMPTIONS, PREEMPTIONS),
-	M(STATS, TB_PREEMPTIONS, TB_PREEMPTIONS),
-	M(STATS, SUMMARY_NS, SUMMARY_NS),
-	M(STATS, SUMMARY_PREEMPTIONS, SUMMARY_PREEMPTIONS),
-	M(STATS, SUMMARY_TB_PREEMPTIONS, SUMMARY_TB_PREEMPTIONS),
-};
-
-static const unsigned char ekt_map[EDGE_A_EKT_MAX + 1] = {
-	M(EKT, DEV_INDEX, DEV_INDEX), M(EKT, ID, EKT_ID),
-	M(EKT, OWNER_PID, EKT_OWNER_PID), M(EKT, KERNEL, EKT_KERNEL),
-	M(EKT, FUNC, EKT_FUNC), M(EKT, GRID_X, EKT_GRID_X),
-	M(EKT, GRID_Y, EKT_GRID_Y), M(EKT, GRID_Z, EKT_GRID_Z),
-	M(EKT, BLOCK_X, EKT_BLOCK_X), M(EKT, BLOCK_Y, EKT_BLOCK_Y),
-	M(EKT, BLOCK_Z, EKT_BLOCK_Z), M(EKT, PRIORITY, EKT_PRIORITY),
-	M(EKT, DEADLINE_NS, EKT_DEADLINE_NS),
-	M(EKT, RING_ENTRIES, EKT_RING_ENTRIES),
-	M(EKT, SUBMITTED, EKT_SUBMITTED), M(EKT, COMPLETED, EKT_COMPLETED),
-	M(EKT, CANCELLED, EKT_CANCELLED), M(EKT, INFLIGHT, EKT_INFLIGHT),
-	M(EKT, LAT_HIST, EKT_LAT_HIST), M(EKT, DROPPED, EKT_DROPPED),
-};
-
-static const unsigned char job_map[EDGE_A_JOB_MAX + 1] = {
-	M(JOB, DEV_INDEX, DEV_INDEX), M(JOB, ID, JOB_ID),
-	M(JOB, OWNER_PID, JOB_OWNER_PID), M(JOB, QUEUE, JOB_QUEUE),
-	M(JOB, STATE, JOB_STATE), M(JOB, DEADLINE_NS, JOB_DEADLINE_NS),
-	M(JOB, AGE_NS, JOB_AGE_NS), M(JOB, KERNELS, JOB_KERNELS),
-	M(JOB, LAUNCHED, JOB_LAUNCHED), M(JOB, LATENCY_NS, JOB_LATENCY_NS),
-};
-
-static const unsigned char sched_map[EDGE_A_SCHED_MAX + 1] = {
-	M(SCHED, DEV_INDEX, DEV_INDEX), M(SCHED, POLICY, SCHED_POLICY),
-	M(SCHED, VICTIM, SCHED_VICTIM), M(SCHED, FLUSH, SCHED_FLUSH),
-	M(SCHED, RESERVE_PCT, SCHED_RESERVE_PCT),
-	M(SCHED, DISPATCH_CYCLES, SCHED_DISPATCH_CYCLES),
-	M(SCHED, WAIT_CYCLES, SCHED_WAIT_CYCLES),
-	M(SCHED, CTX_BYTES_PER_CYCLE, SCHED_CTX_BYTES_PER_CYCLE),
-	M(SCHED, SKIP_EVENT_EXEC, SCHED_SKIP_EVENT_EXEC),
-	M(SCHED, SEED, SCHED_SEED), M(SCHED, QUEUE_POLICY, QUEUE_POLICY),
-	M(SCHED, CP_PARSE_NS, CP_PARSE_NS), M(SCHED, CP_HOST_NS, CP_HOST_NS),
-	M(SCHED, CP_PROFILE_NS, CP_PROFILE_NS),
-	M(SCHED, TB_POLICY, TB_POLICY),
-	M(SCHED, POLICY_PARAM, POLICY_PARAM),
-};
-
-static const unsigned char place_map[EDGE_A_PLACE_MAX + 1] = {
-	M(PLACE, DEV_INDEX, DEV_INDEX), M(PLACE, DEV_NAME, DEV_NAME),
-	M(PLACE, MEM, PLACE_MEM), M(PLACE, THREADS, PLACE_THREADS),
-	M(PLACE, BLOCKS, PLACE_BLOCKS), M(PLACE, POLICY, PLACE_POLICY),
-	M(PLACE, ID, PLACE_ID),
-};
-
-#undef M
-
-struct aset {
-	int max;
-	const unsigned char *map;
-};
-
-#define ASET(name, max)	{ max, name##_map }
-static const struct aset dev_set = ASET(dev, EDGE_A_DEV_MAX);
-static const struct aset stats_set = ASET(stats, EDGE_A_STATS_MAX);
-static const struct aset ekt_set = ASET(ekt, EDGE_A_EKT_MAX);
-static const struct aset job_set = ASET(job, EDGE_A_JOB_MAX);
-static const struct aset sched_set = ASET(sched, EDGE_A_SCHED_MAX);
-static const struct aset place_set = ASET(place, EDGE_A_PLACE_MAX);
-
-/* Each command's (and notification's) attribute set: its object's. */
-static const struct aset *cmd_set(uint8_t cmd)
-{
-	switch (cmd) {
-	case EDGE_CMD_DEV_GET: case EDGE_CMD_DEV_ADD: case EDGE_CMD_DEV_DEL:
-	case EDGE_CMD_DEV_SET: case EDGE_CMD_DEV_ADD_NTF:
-	case EDGE_CMD_DEV_DEL_NTF:
-		return &dev_set;
-	case EDGE_CMD_STATS_GET: case EDGE_CMD_PREEMPT_NTF:
-		return &stats_set;
-	case EDGE_CMD_EKT_GET: case EDGE_CMD_EKT_REG_NTF:
-	case EDGE_CMD_EKT_UNREG_NTF: case EDGE_CMD_EKT_DROP_NTF:
-		return &ekt_set;
-	case EDGE_CMD_JOB_GET: case EDGE_CMD_JOB_REJECT_NTF:
-	case EDGE_CMD_JOB_LATE_NTF: case EDGE_CMD_JOB_DROP_NTF:
-		return &job_set;
-	case EDGE_CMD_SCHED_GET: case EDGE_CMD_SCHED_SET:
-	case EDGE_CMD_POLICY_NTF:
-		return &sched_set;
-	case EDGE_CMD_PLACE: case EDGE_CMD_PLACE_RELEASE:
-		return &place_set;
-	}
-	return NULL;
-}
+static const int set_max[S_NR] = {
+	0, EDGE_A_DEV_MAX, EDGE_A_STATS_MAX, EDGE_A_EKT_MAX, EDGE_A_JOB_MAX,
+	EDGE_A_SCHED_MAX, EDGE_A_PLACE_MAX };
 
 /* The largest set, for one buffer any message parses into. */
 #define SET_MAX	EDGE_A_STATS_MAX
+
+/* Which field each set's attribute prints as (one not here: none). */
+#define W(set, wire, field)	{ S_##set, EDGE_A_##set##_##wire, F_##field }
+static const struct {
+	unsigned char set, wire, field;
+} wire_fields[] = {
+	W(DEV, INDEX, DEV_INDEX),
+	W(DEV, NAME, DEV_NAME),
+	W(DEV, PRESET, PRESET),
+	W(DEV, TIME_MODE, TIME_MODE),
+	W(DEV, EKT_USED, EKT_USED),
+	W(DEV, POLL_IDLE_US, POLL_IDLE_US),
+	W(DEV, TIME_SCALE_PCT, TIME_SCALE_PCT),
+	W(DEV, CPU, CPU),
+	W(DEV, MEM_TOTAL, MEM_TOTAL),
+	W(DEV, MEM_USED, MEM_USED),
+	W(DEV, MEM_PEAK, MEM_PEAK),
+	W(DEV, MEM_OOM, MEM_OOM),
+	W(DEV, MEM_RESERVATIONS, MEM_RESERVATIONS),
+	W(STATS, DEV_INDEX, DEV_INDEX),
+	W(STATS, SUBMITTED, SUBMITTED),
+	W(STATS, COMPLETED, COMPLETED),
+	W(STATS, ERRORS, ERRORS),
+	W(STATS, REJECTED, REJECTED),
+	W(STATS, CANCELLED, CANCELLED),
+	W(STATS, LATE, LATE),
+	W(STATS, INFLIGHT, INFLIGHT),
+	W(STATS, EKT_USED, EKT_USED),
+	W(STATS, JOBS_SUBMITTED, JOBS_SUBMITTED),
+	W(STATS, JOBS_DONE, JOBS_DONE),
+	W(STATS, JOBS_MET, JOBS_MET),
+	W(STATS, JOBS_REJECTED, JOBS_REJECTED),
+	W(STATS, JOBS_CANCELLED, JOBS_CANCELLED),
+	W(STATS, MEM_OOM, MEM_OOM),
+	W(STATS, PREEMPTIONS, PREEMPTIONS),
+	W(STATS, TB_PREEMPTIONS, TB_PREEMPTIONS),
+	W(STATS, SUMMARY_NS, SUMMARY_NS),
+	W(STATS, SUMMARY_PREEMPTIONS, SUMMARY_PREEMPTIONS),
+	W(STATS, SUMMARY_TB_PREEMPTIONS, SUMMARY_TB_PREEMPTIONS),
+	W(EKT, DEV_INDEX, DEV_INDEX),
+	W(EKT, ID, EKT_ID),
+	W(EKT, OWNER_PID, EKT_OWNER_PID),
+	W(EKT, KERNEL, EKT_KERNEL),
+	W(EKT, FUNC, EKT_FUNC),
+	W(EKT, GRID_X, EKT_GRID_X),
+	W(EKT, GRID_Y, EKT_GRID_Y),
+	W(EKT, GRID_Z, EKT_GRID_Z),
+	W(EKT, BLOCK_X, EKT_BLOCK_X),
+	W(EKT, BLOCK_Y, EKT_BLOCK_Y),
+	W(EKT, BLOCK_Z, EKT_BLOCK_Z),
+	W(EKT, PRIORITY, EKT_PRIORITY),
+	W(EKT, DEADLINE_NS, EKT_DEADLINE_NS),
+	W(EKT, RING_ENTRIES, EKT_RING_ENTRIES),
+	W(EKT, SUBMITTED, EKT_SUBMITTED),
+	W(EKT, COMPLETED, EKT_COMPLETED),
+	W(EKT, CANCELLED, EKT_CANCELLED),
+	W(EKT, INFLIGHT, EKT_INFLIGHT),
+	W(EKT, LAT_HIST, EKT_LAT_HIST),
+	W(EKT, DROPPED, EKT_DROPPED),
+	W(JOB, DEV_INDEX, DEV_INDEX),
+	W(JOB, ID, JOB_ID),
+	W(JOB, OWNER_PID, JOB_OWNER_PID),
+	W(JOB, QUEUE, JOB_QUEUE),
+	W(JOB, STATE, JOB_STATE),
+	W(JOB, DEADLINE_NS, JOB_DEADLINE_NS),
+	W(JOB, AGE_NS, JOB_AGE_NS),
+	W(JOB, KERNELS, JOB_KERNELS),
+	W(JOB, LAUNCHED, JOB_LAUNCHED),
+	W(JOB, LATENCY_NS, JOB_LATENCY_NS),
+	W(SCHED, DEV_INDEX, DEV_INDEX),
+	W(SCHED, POLICY, SCHED_POLICY),
+	W(SCHED, VICTIM, SCHED_VICTIM),
+	W(SCHED, FLUSH, SCHED_FLUSH),
+	W(SCHED, RESERVE_PCT, SCHED_RESERVE_PCT),
+	W(SCHED, DISPATCH_CYCLES, SCHED_DISPATCH_CYCLES),
+	W(SCHED, WAIT_CYCLES, SCHED_WAIT_CYCLES),
+	W(SCHED, CTX_BYTES_PER_CYCLE, SCHED_CTX_BYTES_PER_CYCLE),
+	W(SCHED, SKIP_EVENT_EXEC, SCHED_SKIP_EVENT_EXEC),
+	W(SCHED, SEED, SCHED_SEED),
+	W(SCHED, QUEUE_POLICY, QUEUE_POLICY),
+	W(SCHED, CP_PARSE_NS, CP_PARSE_NS),
+	W(SCHED, CP_HOST_NS, CP_HOST_NS),
+	W(SCHED, CP_PROFILE_NS, CP_PROFILE_NS),
+	W(SCHED, TB_POLICY, TB_POLICY),
+	W(SCHED, POLICY_PARAM, POLICY_PARAM),
+	W(PLACE, DEV_INDEX, DEV_INDEX),
+	W(PLACE, DEV_NAME, DEV_NAME),
+	W(PLACE, MEM, PLACE_MEM),
+	W(PLACE, THREADS, PLACE_THREADS),
+	W(PLACE, BLOCKS, PLACE_BLOCKS),
+	W(PLACE, POLICY, PLACE_POLICY),
+	W(PLACE, ID, PLACE_ID),
+};
+#undef W
+
+/*
+ * Each command's set (its replies', and a notification's: its object's),
+ * and what monitor calls a notification.
+ */
+static const struct {
+	uint8_t cmd;
+	enum aset set;
+	const char *ntf;
+} cmds[] = {
+	{ EDGE_CMD_DEV_GET, S_DEV, NULL },
+	{ EDGE_CMD_DEV_ADD, S_DEV, NULL },
+	{ EDGE_CMD_DEV_DEL, S_DEV, NULL },
+	{ EDGE_CMD_DEV_SET, S_DEV, NULL },
+	{ EDGE_CMD_STATS_GET, S_STATS, NULL },
+	{ EDGE_CMD_EKT_GET, S_EKT, NULL },
+	{ EDGE_CMD_SCHED_GET, S_SCHED, NULL },
+	{ EDGE_CMD_SCHED_SET, S_SCHED, NULL },
+	{ EDGE_CMD_JOB_GET, S_JOB, NULL },
+	{ EDGE_CMD_PLACE, S_PLACE, NULL },
+	{ EDGE_CMD_PLACE_RELEASE, S_PLACE, NULL },
+	{ EDGE_CMD_DEV_ADD_NTF, S_DEV, "dev add" },
+	{ EDGE_CMD_DEV_DEL_NTF, S_DEV, "dev del" },
+	{ EDGE_CMD_EKT_REG_NTF, S_EKT, "ekt reg" },
+	{ EDGE_CMD_EKT_UNREG_NTF, S_EKT, "ekt unreg" },
+	{ EDGE_CMD_POLICY_NTF, S_SCHED, "policy" },
+	{ EDGE_CMD_JOB_REJECT_NTF, S_JOB, "job rejected" },
+	{ EDGE_CMD_JOB_LATE_NTF, S_JOB, "job late" },
+	{ EDGE_CMD_JOB_DROP_NTF, S_JOB, "job dropped" },
+	{ EDGE_CMD_PREEMPT_NTF, S_STATS, "preemptions" },
+	{ EDGE_CMD_EKT_DROP_NTF, S_EKT, "ekt dropped" },
+};
+
+static unsigned int cmd_row(uint8_t cmd)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (cmds[i].cmd == cmd)
+			break;
+	return i;
+}
+
+/* @cmd's attribute set; S_NONE for a command edgectl does not know. */
+static enum aset cmd_set(uint8_t cmd)
+{
+	unsigned int i = cmd_row(cmd);
+
+	return i < sizeof(cmds) / sizeof(cmds[0]) ? cmds[i].set : S_NONE;
+}
 
 /* The spec's enums (Documentation/netlink/specs/edge.yaml), by value. */
 static const char * const time_names[] = { "real", "virtual", NULL };
@@ -307,82 +344,82 @@ static const struct {
 	enum kind kind;
 	const char * const *names;
 } attrs[F_MAX + 1] = {
-	[F_DEV_INDEX] = { "index", K_U32 },
-	[F_DEV_NAME] = { "dev", K_STR },
+	[F_DEV_INDEX] = { "index", K_U32, NULL },
+	[F_DEV_NAME] = { "dev", K_STR, NULL },
 	[F_PRESET] = { "preset", K_ENUM, preset_names },
 	[F_TIME_MODE] = { "time", K_ENUM, time_names },
-	[F_EKT_USED] = { "ekt_used", K_U32 },
-	[F_POLL_IDLE_US] = { "poll_idle_us", K_U32 },
-	[F_TIME_SCALE_PCT] = { "time_scale_pct", K_U32 },
-	[F_CPU] = { "cpu", K_S32 },
-	[F_SUBMITTED] = { "submitted", K_U64 },
-	[F_COMPLETED] = { "completed", K_U64 },
-	[F_ERRORS] = { "errors", K_U64 },
-	[F_REJECTED] = { "rejected", K_U64 },
-	[F_CANCELLED] = { "cancelled", K_U64 },
-	[F_LATE] = { "late", K_U64 },
-	[F_INFLIGHT] = { "inflight", K_U32 },
-	[F_JOBS_SUBMITTED] = { "jobs_submitted", K_U64 },
-	[F_JOBS_DONE] = { "jobs_done", K_U64 },
-	[F_JOBS_MET] = { "jobs_met", K_U64 },
-	[F_JOBS_REJECTED] = { "jobs_rejected", K_U64 },
-	[F_JOBS_CANCELLED] = { "jobs_cancelled", K_U64 },
-	[F_EKT_ID] = { "id", K_U32 },
-	[F_EKT_OWNER_PID] = { "pid", K_U32 },
+	[F_EKT_USED] = { "ekt_used", K_U32, NULL },
+	[F_POLL_IDLE_US] = { "poll_idle_us", K_U32, NULL },
+	[F_TIME_SCALE_PCT] = { "time_scale_pct", K_U32, NULL },
+	[F_CPU] = { "cpu", K_S32, NULL },
+	[F_SUBMITTED] = { "submitted", K_U64, NULL },
+	[F_COMPLETED] = { "completed", K_U64, NULL },
+	[F_ERRORS] = { "errors", K_U64, NULL },
+	[F_REJECTED] = { "rejected", K_U64, NULL },
+	[F_CANCELLED] = { "cancelled", K_U64, NULL },
+	[F_LATE] = { "late", K_U64, NULL },
+	[F_INFLIGHT] = { "inflight", K_U32, NULL },
+	[F_JOBS_SUBMITTED] = { "jobs_submitted", K_U64, NULL },
+	[F_JOBS_DONE] = { "jobs_done", K_U64, NULL },
+	[F_JOBS_MET] = { "jobs_met", K_U64, NULL },
+	[F_JOBS_REJECTED] = { "jobs_rejected", K_U64, NULL },
+	[F_JOBS_CANCELLED] = { "jobs_cancelled", K_U64, NULL },
+	[F_EKT_ID] = { "id", K_U32, NULL },
+	[F_EKT_OWNER_PID] = { "pid", K_U32, NULL },
 	[F_EKT_FUNC] = { "func", K_ENUM, fn_names },
-	[F_EKT_GRID_X] = { "grid_x", K_U32 },
-	[F_EKT_GRID_Y] = { "grid_y", K_U32 },
-	[F_EKT_GRID_Z] = { "grid_z", K_U32 },
-	[F_EKT_BLOCK_X] = { "block_x", K_U32 },
-	[F_EKT_BLOCK_Y] = { "block_y", K_U32 },
-	[F_EKT_BLOCK_Z] = { "block_z", K_U32 },
-	[F_EKT_PRIORITY] = { "prio", K_U32 },
-	[F_EKT_DEADLINE_NS] = { "deadline_ns", K_U64 },
-	[F_EKT_RING_ENTRIES] = { "ring", K_U32 },
-	[F_EKT_SUBMITTED] = { "submitted", K_U64 },
-	[F_EKT_COMPLETED] = { "completed", K_U64 },
-	[F_EKT_CANCELLED] = { "cancelled", K_U64 },
-	[F_EKT_INFLIGHT] = { "inflight", K_U32 },
-	[F_EKT_KERNEL] = { "kernel", K_FLAG },
+	[F_EKT_GRID_X] = { "grid_x", K_U32, NULL },
+	[F_EKT_GRID_Y] = { "grid_y", K_U32, NULL },
+	[F_EKT_GRID_Z] = { "grid_z", K_U32, NULL },
+	[F_EKT_BLOCK_X] = { "block_x", K_U32, NULL },
+	[F_EKT_BLOCK_Y] = { "block_y", K_U32, NULL },
+	[F_EKT_BLOCK_Z] = { "block_z", K_U32, NULL },
+	[F_EKT_PRIORITY] = { "prio", K_U32, NULL },
+	[F_EKT_DEADLINE_NS] = { "deadline_ns", K_U64, NULL },
+	[F_EKT_RING_ENTRIES] = { "ring", K_U32, NULL },
+	[F_EKT_SUBMITTED] = { "submitted", K_U64, NULL },
+	[F_EKT_COMPLETED] = { "completed", K_U64, NULL },
+	[F_EKT_CANCELLED] = { "cancelled", K_U64, NULL },
+	[F_EKT_INFLIGHT] = { "inflight", K_U32, NULL },
+	[F_EKT_KERNEL] = { "kernel", K_FLAG, NULL },
 	[F_SCHED_POLICY] = { "policy", K_ENUM, simt_names },
 	[F_SCHED_VICTIM] = { "victim", K_ENUM, victim_names },
-	[F_SCHED_FLUSH] = { "flush", K_U32 },
-	[F_SCHED_RESERVE_PCT] = { "reserve_pct", K_U32 },
-	[F_SCHED_DISPATCH_CYCLES] = { "dispatch_cycles", K_U32 },
-	[F_SCHED_WAIT_CYCLES] = { "sched_wait_cycles", K_U32 },
-	[F_SCHED_CTX_BYTES_PER_CYCLE] = { "ctx_bytes_per_cycle", K_U32 },
-	[F_SCHED_SKIP_EVENT_EXEC] = { "skip_event_exec", K_U32 },
-	[F_SCHED_SEED] = { "seed", K_U64 },
+	[F_SCHED_FLUSH] = { "flush", K_U32, NULL },
+	[F_SCHED_RESERVE_PCT] = { "reserve_pct", K_U32, NULL },
+	[F_SCHED_DISPATCH_CYCLES] = { "dispatch_cycles", K_U32, NULL },
+	[F_SCHED_WAIT_CYCLES] = { "sched_wait_cycles", K_U32, NULL },
+	[F_SCHED_CTX_BYTES_PER_CYCLE] = { "ctx_bytes_per_cycle", K_U32, NULL },
+	[F_SCHED_SKIP_EVENT_EXEC] = { "skip_event_exec", K_U32, NULL },
+	[F_SCHED_SEED] = { "seed", K_U64, NULL },
 	[F_QUEUE_POLICY] = { "queue", K_ENUM, queue_names },
-	[F_CP_PARSE_NS] = { "parse_ns", K_U32 },
-	[F_CP_HOST_NS] = { "host_ns", K_U32 },
-	[F_CP_PROFILE_NS] = { "profile_ns", K_U32 },
+	[F_CP_PARSE_NS] = { "parse_ns", K_U32, NULL },
+	[F_CP_HOST_NS] = { "host_ns", K_U32, NULL },
+	[F_CP_PROFILE_NS] = { "profile_ns", K_U32, NULL },
 	[F_TB_POLICY] = { "tb_policy", K_ENUM, tbp_names },
-	[F_JOB_ID] = { "job", K_U64 },
-	[F_JOB_OWNER_PID] = { "pid", K_U32 },
-	[F_JOB_QUEUE] = { "queue", K_U32 },
+	[F_JOB_ID] = { "job", K_U64, NULL },
+	[F_JOB_OWNER_PID] = { "pid", K_U32, NULL },
+	[F_JOB_QUEUE] = { "queue", K_U32, NULL },
 	[F_JOB_STATE] = { "state", K_ENUM, job_names },
-	[F_JOB_DEADLINE_NS] = { "deadline_ns", K_U64 },
-	[F_JOB_AGE_NS] = { "age_ns", K_U64 },
-	[F_JOB_KERNELS] = { "kernels", K_U32 },
-	[F_JOB_LAUNCHED] = { "launched", K_U32 },
-	[F_MEM_TOTAL] = { "mem_total", K_U64 },
-	[F_MEM_USED] = { "mem_used", K_U64 },
-	[F_MEM_PEAK] = { "mem_peak", K_U64 },
-	[F_MEM_OOM] = { "mem_oom", K_U64 },
-	[F_MEM_RESERVATIONS] = { "reservations", K_U32 },
-	[F_PLACE_MEM] = { "mem", K_U64 },
-	[F_PLACE_THREADS] = { "threads", K_U32 },
-	[F_PLACE_BLOCKS] = { "blocks", K_U32 },
+	[F_JOB_DEADLINE_NS] = { "deadline_ns", K_U64, NULL },
+	[F_JOB_AGE_NS] = { "age_ns", K_U64, NULL },
+	[F_JOB_KERNELS] = { "kernels", K_U32, NULL },
+	[F_JOB_LAUNCHED] = { "launched", K_U32, NULL },
+	[F_MEM_TOTAL] = { "mem_total", K_U64, NULL },
+	[F_MEM_USED] = { "mem_used", K_U64, NULL },
+	[F_MEM_PEAK] = { "mem_peak", K_U64, NULL },
+	[F_MEM_OOM] = { "mem_oom", K_U64, NULL },
+	[F_MEM_RESERVATIONS] = { "reservations", K_U32, NULL },
+	[F_PLACE_MEM] = { "mem", K_U64, NULL },
+	[F_PLACE_THREADS] = { "threads", K_U32, NULL },
+	[F_PLACE_BLOCKS] = { "blocks", K_U32, NULL },
 	[F_PLACE_POLICY] = { "policy", K_ENUM, place_names },
-	[F_PLACE_ID] = { "place_id", K_U64 },
-	[F_JOB_LATENCY_NS] = { "latency_ns", K_U64 },
-	[F_PREEMPTIONS] = { "preemptions", K_U64 },
-	[F_TB_PREEMPTIONS] = { "tb_preemptions", K_U64 },
-	[F_SUMMARY_NS] = { "interval_ns", K_U64 },
-	[F_SUMMARY_PREEMPTIONS] = { "interval_preemptions", K_U64 },
-	[F_SUMMARY_TB_PREEMPTIONS] = { "interval_tb_preemptions", K_U64 },
-	[F_EKT_DROPPED] = { "dropped", K_U64 },
+	[F_PLACE_ID] = { "place_id", K_U64, NULL },
+	[F_JOB_LATENCY_NS] = { "latency_ns", K_U64, NULL },
+	[F_PREEMPTIONS] = { "preemptions", K_U64, NULL },
+	[F_TB_PREEMPTIONS] = { "tb_preemptions", K_U64, NULL },
+	[F_SUMMARY_NS] = { "interval_ns", K_U64, NULL },
+	[F_SUMMARY_PREEMPTIONS] = { "interval_preemptions", K_U64, NULL },
+	[F_SUMMARY_TB_PREEMPTIONS] = { "interval_tb_preemptions", K_U64, NULL },
+	[F_EKT_DROPPED] = { "dropped", K_U64, NULL },
 	/* F_EKT_LAT_HIST: not printed; edgectl top reads it. */
 };
 
@@ -424,19 +461,6 @@ static const int sched_attrs[] = {
 };
 
 #define N_SCHED	(sizeof(sched_attrs) / sizeof(sched_attrs[0]))
-
-static const char * const ntf_names[] = {
-	[EDGE_CMD_DEV_ADD_NTF] = "dev add",
-	[EDGE_CMD_DEV_DEL_NTF] = "dev del",
-	[EDGE_CMD_EKT_REG_NTF] = "ekt reg",
-	[EDGE_CMD_EKT_UNREG_NTF] = "ekt unreg",
-	[EDGE_CMD_POLICY_NTF] = "policy",
-	[EDGE_CMD_JOB_REJECT_NTF] = "job rejected",
-	[EDGE_CMD_JOB_LATE_NTF] = "job late",
-	[EDGE_CMD_JOB_DROP_NTF] = "job dropped",
-	[EDGE_CMD_PREEMPT_NTF] = "preemptions",
-	[EDGE_CMD_EKT_DROP_NTF] = "ekt dropped",
-};
 
 static bool json, pretty, show_stats;
 /* -j for monitor and top: JSON lines, one object a line, no array. */
@@ -664,14 +688,13 @@ static void print_obj(const char *what, struct nlattr **tb, bool stats)
 }
 
 /* @w, attributes of set @s, as fields in @tb. */
-static void to_fields(const struct aset *s, struct nlattr **w,
-		      struct nlattr **tb)
+static void to_fields(enum aset s, struct nlattr **w, struct nlattr **tb)
 {
-	int t;
+	unsigned int i;
 
-	for (t = 1; t <= s->max; t++)
-		if (w[t] && s->map[t])
-			tb[s->map[t]] = w[t];
+	for (i = 0; i < sizeof(wire_fields) / sizeof(wire_fields[0]); i++)
+		if (wire_fields[i].set == s && w[wire_fields[i].wire])
+			tb[wire_fields[i].field] = w[wire_fields[i].wire];
 }
 
 /*
@@ -681,28 +704,28 @@ static void to_fields(const struct aset *s, struct nlattr **w,
 static int parse_fields(struct nlmsghdr *h, struct nlattr **tb)
 {
 	struct genlmsghdr *g = nlmsg_data(h);
-	const struct aset *s = cmd_set(g->cmd);
+	enum aset s = cmd_set(g->cmd);
 	struct nlattr *w[SET_MAX + 1], *st[EDGE_A_STATS_MAX + 1];
 
 	memset(tb, 0, sizeof(*tb) * (F_MAX + 1));
-	if (!s || nla_parse(w, s->max, genlmsg_attrdata(g, 0),
+	if (!s || nla_parse(w, set_max[s], genlmsg_attrdata(g, 0),
 			    genlmsg_attrlen(g, 0), NULL))
 		return -1;
 	to_fields(s, w, tb);
-	if (s == &dev_set && w[EDGE_A_DEV_STATS] &&
+	if (s == S_DEV && w[EDGE_A_DEV_STATS] &&
 	    !nla_parse_nested(st, EDGE_A_STATS_MAX, w[EDGE_A_DEV_STATS], NULL))
-		to_fields(&stats_set, st, tb);
+		to_fields(S_STATS, st, tb);
 	return 0;
 }
 
 /* The attribute of set @s that prints as @field, or 0. */
-static int wire_of(const struct aset *s, int field)
+static int wire_of(enum aset s, int field)
 {
-	int t;
+	unsigned int i;
 
-	for (t = 1; t <= s->max; t++)
-		if (s->map[t] == field)
-			return t;
+	for (i = 0; i < sizeof(wire_fields) / sizeof(wire_fields[0]); i++)
+		if (wire_fields[i].set == s && wire_fields[i].field == field)
+			return wire_fields[i].wire;
 	return 0;
 }
 
@@ -941,16 +964,18 @@ static struct nl_msg *req(struct ctx *c, uint8_t cmd, int flags)
 /* The field the kernel's bad attribute prints as, in our request's set. */
 static int bad_field(struct ctx *c)
 {
-	const struct aset *s;
-	int f;
+	enum aset s;
+	unsigned int i;
 
 	if (!c->sent || c->bad_attr <= 0)
 		return 0;
 	s = cmd_set(((struct genlmsghdr *)nlmsg_data(c->sent))->cmd);
-	if (!s || c->bad_attr > s->max)
-		return 0;
-	f = s->map[c->bad_attr];
-	return f && attrs[f].name ? f : 0;
+	for (i = 0; i < sizeof(wire_fields) / sizeof(wire_fields[0]); i++)
+		if (wire_fields[i].set == s &&
+		    wire_fields[i].wire == c->bad_attr &&
+		    attrs[wire_fields[i].field].name)
+			return wire_fields[i].field;
+	return 0;
 }
 
 static int xfer(struct ctx *c, struct nl_msg *m)
@@ -1453,11 +1478,11 @@ static int cmd_sched(struct ctx *c, int argc, char **argv, bool param)
 		if (i < N_SCHED) {
 			a = sched_attrs[i];
 			if (attrs[a].kind == K_ENUM)
-				nla_put_u32(m, wire_of(&sched_set, a),
+				nla_put_u32(m, wire_of(S_SCHED, a),
 					    enum_arg(argv[1], attrs[a].names,
 						     attrs[a].name));
 			else
-				nla_put_u32(m, wire_of(&sched_set, a),
+				nla_put_u32(m, wire_of(S_SCHED, a),
 					    number(argv[1]));
 			continue;
 		}
@@ -1478,12 +1503,14 @@ static int monitor_cb(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[F_MAX + 1];
 	long *left = arg;
+	unsigned int i;
 	uint8_t cmd;
 
 	if (parse(msg, tb, &cmd))
 		return NL_SKIP;
-	print_obj(cmd < sizeof(ntf_names) / sizeof(ntf_names[0]) &&
-		  ntf_names[cmd] ? ntf_names[cmd] : "unknown", tb,
+	i = cmd_row(cmd);
+	print_obj(i < sizeof(cmds) / sizeof(cmds[0]) && cmds[i].ntf ?
+		  cmds[i].ntf : "unknown", tb,
 		  cmd == EDGE_CMD_DEV_DEL_NTF);
 	if (*left > 0 && !--*left)
 		return NL_STOP;
