@@ -9,7 +9,7 @@
  * Dumps keep their place in cb->args and are flagged NLM_F_DUMP_INTR when
  * the table changed between their messages.
  *
- * Notifications go to the "monitor" group.  One raised where we may not
+ * Notifications go to the "events" group.  One raised where we may not
  * sleep is built with GFP_ATOMIC and sent from a work item; one that
  * cannot be allocated tells the listeners to resync (genl_set_err()
  * with -ENOBUFS).  What can happen at interrupt rates (kernel-queue

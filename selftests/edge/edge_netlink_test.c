@@ -3,7 +3,7 @@
  * The "edge" generic netlink family and devices made at run time:
  * every command's happy path and errors (errno and extack text), EPERM
  * for an unprivileged writer, dumps that span several messages and come
- * back whole and once, the monitor group's notifications in order, the
+ * back whole and once, the events group's notifications in order, the
  * 64-device limit, and dev del as a hot-unplug of a device that is in use
  * (cancelled completions, ENODEV, mappings still safe, names reused).
  */

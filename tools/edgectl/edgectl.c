@@ -338,6 +338,18 @@ static const char * const place_names[] = {
 	"sa", "cg", "mgb-alg2", "mgb-alg3", "mgb-live", NULL
 };
 
+/* Each as long as its enum (each ends with its NULL). */
+#define ENUM_LEN(n)	(sizeof(n) / sizeof((n)[0]) - 1)
+_Static_assert(ENUM_LEN(preset_names) == EDGE_NL_PRESET_MAX + 1, "nl-preset");
+_Static_assert(ENUM_LEN(simt_names) == EDGE_NL_SIMT_MAX + 1, "nl-simt");
+_Static_assert(ENUM_LEN(victim_names) == EDGE_NL_VICTIM_MAX + 1, "nl-victim");
+_Static_assert(ENUM_LEN(queue_names) == EDGE_NL_QUEUE_POLICY_MAX + 1,
+	       "nl-queue-policy");
+_Static_assert(ENUM_LEN(tbp_names) == EDGE_NL_TB_POLICY_MAX + 1,
+	       "nl-tb-policy");
+_Static_assert(ENUM_LEN(place_names) == EDGE_NL_PLACE_POLICY_MAX + 1,
+	       "nl-place-policy");
+
 /* How each attribute prints: its name in output, its type, its names. */
 static const struct {
 	const char *name;
