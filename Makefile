@@ -42,7 +42,7 @@
 #                 mutants_caught=N/M (tools/mutate.sh)
 #   make lint     checkpatch --strict; the module build and sparse against
 #                 both kernels (tools/vm/kmod.sh: build/kmod-SERIES); the
-#                 netlink spec against the kernel's genetlink.yaml schema
+#                 netlink spec against the kernel's genetlink-legacy.yaml schema
 #                 and uapi/linux/edge_netlink.h against the YNL generator's
 #   make nlspec-gen  uapi/linux/edge_netlink.h from the spec (the kernel's
 #                 ynl-gen-c.py --mode uapi)

@@ -285,10 +285,6 @@ int edge_place_init(void);
 void edge_place_exit(void);
 
 /* sysfs.c, sysfs_sched.c */
-int edge_sched_find(const char *name);
-const char *edge_sched_name(u32 v);
-int edge_victim_find(const char *name);
-const char *edge_victim_name(u32 v);
 extern const struct attribute_group *edge_groups[];
 extern const struct attribute_group edge_sched_group;
 extern const struct attribute_group edge_cp_group;

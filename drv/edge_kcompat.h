@@ -23,12 +23,12 @@
 #include <net/genetlink.h>
 
 /*
- * The monitor multicast group tells every user's jobs: root's only.
+ * The events multicast group tells every user's jobs: root's only.
  * genl_bind() checks the flag; a kernel without it would open the group
  * to all, so the build refuses rather than run so.
  */
 #ifndef GENL_MCAST_CAP_SYS_ADMIN
-#error "the kernel lacks GENL_MCAST_CAP_SYS_ADMIN: the monitor group would be open to every user"
+#error "the kernel lacks GENL_MCAST_CAP_SYS_ADMIN: the events group would be open to every user"
 #endif
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 4, 0)

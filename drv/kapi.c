@@ -565,7 +565,7 @@ EXPORT_SYMBOL_GPL(edge_kq_submit);
  * @q: queue
  * @n: events it could not submit (ring full, its own FIFO overrun, ...)
  *
- * The monitor group hears of them (ekt-drop-ntf), coalesced and from
+ * The events group hears of them (ekt-drop-ntf), coalesced and from
  * process context: this only counts and arms a work item, so any
  * context may call it, hard interrupts included.  Drops after the
  * device was unplugged are not reported (its dev-del-ntf was).

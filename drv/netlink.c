@@ -9,7 +9,7 @@
  * Dumps keep their place in cb->args and are flagged NLM_F_DUMP_INTR when
  * the table changed between their messages.
  *
- * Notifications go to the "monitor" group.  One raised where we may not
+ * Notifications go to the "events" group.  One raised where we may not
  * sleep is built with GFP_ATOMIC and sent from a work item; one that
  * cannot be allocated tells the listeners to resync (genl_set_err()
  * with -ENOBUFS).  What can happen at interrupt rates (kernel-queue
@@ -76,39 +76,60 @@ static const struct nla_policy edge_nl_param_policy[EDGE_A_POLICY_PARAM_MAX + 1]
 };
 
 /*
- * One policy per request shape, each accepting only the attributes the
- * spec lists for its ops' requests (operations: request: attributes;
- * tools/nlspec-check.py --policies holds the two to each other).  Each
- * spans the whole attribute space (EDGE_A_MAX): another op's attribute
- * is then an NLA_UNSPEC entry, which strict validation (every op:
+ * One policy per op's request, in its object's attribute set, accepting
+ * only the attributes the spec lists for it (operations: request:
+ * attributes; tools/nlspec-check.py --policies holds the two to each
+ * other).  Each spans its whole set: another of the set's attributes is
+ * then an NLA_UNSPEC entry, which strict validation (every op:
  * resv_start_op) refuses with -EINVAL, "Unsupported attribute" and its
  * offset (NLMSGERR_ATTR_OFFS: YNL and edgectl print its name), on 6.1
  * as on 6.12; short policies would say "Unknown attribute type" of some.
+ * A name is an enum (the spec's nl-* definitions): its policy's maximum
+ * refuses an unknown one with the attribute and that limit.
  */
 
-/* dev-get, dev-del, stats-get, ekt-get, sched-get, job-get. */
-static const struct nla_policy edge_nl_dev_policy[EDGE_A_MAX + 1] = {
-	[EDGE_A_DEV_INDEX] = NLA_POLICY_MAX(NLA_U32, EDGE_MAX_DEVICES - 1),
+#define EDGE_NL_DEV_INDEX	NLA_POLICY_MAX(NLA_U32, EDGE_MAX_DEVICES - 1)
+
+/* dev-get, dev-del. */
+static const struct nla_policy edge_nl_dev_policy[EDGE_A_DEV_MAX + 1] = {
+	[EDGE_A_DEV_INDEX] = EDGE_NL_DEV_INDEX,
 };
 
-static const struct nla_policy edge_nl_dev_add_policy[EDGE_A_MAX + 1] = {
-	[EDGE_A_DEV_INDEX] = NLA_POLICY_MAX(NLA_U32, EDGE_MAX_DEVICES - 1),
-	[EDGE_A_PRESET] = { .type = NLA_NUL_STRING, .len = 31 },
-	[EDGE_A_TIME_MODE] = NLA_POLICY_MAX(NLA_U32, EDGE_NL_TIME_VIRTUAL),
+static const struct nla_policy edge_nl_dev_add_policy[EDGE_A_DEV_MAX + 1] = {
+	[EDGE_A_DEV_INDEX] = EDGE_NL_DEV_INDEX,
+	[EDGE_A_DEV_PRESET] = NLA_POLICY_MAX(NLA_U32, EDGE_NL_PRESET_MAX),
+	[EDGE_A_DEV_TIME_MODE] = NLA_POLICY_MAX(NLA_U32, EDGE_NL_TIME_VIRTUAL),
 };
 
-static const struct nla_policy edge_nl_dev_set_policy[EDGE_A_MAX + 1] = {
-	[EDGE_A_DEV_INDEX] = NLA_POLICY_MAX(NLA_U32, EDGE_MAX_DEVICES - 1),
-	[EDGE_A_POLL_IDLE_US] = NLA_POLICY_FULL_RANGE(NLA_U32,
-						      &edge_nl_poll_range),
-	[EDGE_A_TIME_SCALE_PCT] = NLA_POLICY_RANGE(NLA_U32, 1, 10000),
-	[EDGE_A_CPU] = NLA_POLICY_MIN(NLA_S32, -1),
+static const struct nla_policy edge_nl_dev_set_policy[EDGE_A_DEV_MAX + 1] = {
+	[EDGE_A_DEV_INDEX] = EDGE_NL_DEV_INDEX,
+	[EDGE_A_DEV_POLL_IDLE_US] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							  &edge_nl_poll_range),
+	[EDGE_A_DEV_TIME_SCALE_PCT] = NLA_POLICY_RANGE(NLA_U32, 1, 10000),
+	[EDGE_A_DEV_CPU] = NLA_POLICY_MIN(NLA_S32, -1),
 };
 
-static const struct nla_policy edge_nl_sched_set_policy[EDGE_A_MAX + 1] = {
-	[EDGE_A_DEV_INDEX] = NLA_POLICY_MAX(NLA_U32, EDGE_MAX_DEVICES - 1),
-	[EDGE_A_SCHED_POLICY] = { .type = NLA_NUL_STRING, .len = 15 },
-	[EDGE_A_SCHED_VICTIM] = { .type = NLA_NUL_STRING, .len = 15 },
+static const struct nla_policy edge_nl_stats_policy[EDGE_A_STATS_MAX + 1] = {
+	[EDGE_A_STATS_DEV_INDEX] = EDGE_NL_DEV_INDEX,
+};
+
+static const struct nla_policy edge_nl_ekt_policy[EDGE_A_EKT_MAX + 1] = {
+	[EDGE_A_EKT_DEV_INDEX] = EDGE_NL_DEV_INDEX,
+};
+
+static const struct nla_policy edge_nl_job_policy[EDGE_A_JOB_MAX + 1] = {
+	[EDGE_A_JOB_DEV_INDEX] = EDGE_NL_DEV_INDEX,
+};
+
+static const struct nla_policy edge_nl_sched_get_policy[EDGE_A_SCHED_MAX + 1] = {
+	[EDGE_A_SCHED_DEV_INDEX] = EDGE_NL_DEV_INDEX,
+};
+
+static const struct nla_policy edge_nl_sched_set_policy[EDGE_A_SCHED_MAX + 1] = {
+	[EDGE_A_SCHED_DEV_INDEX] = EDGE_NL_DEV_INDEX,
+	[EDGE_A_SCHED_SEED] = { .type = NLA_U64 },
+	[EDGE_A_SCHED_POLICY] = NLA_POLICY_MAX(NLA_U32, EDGE_NL_SIMT_MAX),
+	[EDGE_A_SCHED_VICTIM] = NLA_POLICY_MAX(NLA_U32, EDGE_NL_VICTIM_MAX),
 	[EDGE_A_SCHED_FLUSH] = NLA_POLICY_MAX(NLA_U32, EDGE_FLUSH_ALL),
 	[EDGE_A_SCHED_RESERVE_PCT] = NLA_POLICY_MAX(NLA_U32, 100),
 	[EDGE_A_SCHED_DISPATCH_CYCLES] = NLA_POLICY_FULL_RANGE(NLA_U32,
@@ -117,38 +138,136 @@ static const struct nla_policy edge_nl_sched_set_policy[EDGE_A_MAX + 1] = {
 							   &edge_nl_cycles_range),
 	[EDGE_A_SCHED_CTX_BYTES_PER_CYCLE] = NLA_POLICY_MIN(NLA_U32, 1),
 	[EDGE_A_SCHED_SKIP_EVENT_EXEC] = NLA_POLICY_MAX(NLA_U32, 1),
-	[EDGE_A_SCHED_SEED] = { .type = NLA_U64 },
-	[EDGE_A_QUEUE_POLICY] = { .type = NLA_NUL_STRING, .len = 15 },
-	[EDGE_A_CP_PARSE_NS] = NLA_POLICY_FULL_RANGE(NLA_U32, &edge_nl_ns_range),
-	[EDGE_A_CP_HOST_NS] = NLA_POLICY_FULL_RANGE(NLA_U32, &edge_nl_ns_range),
-	/* Retired knobs: said so, rather than "Unsupported attribute". */
-	[EDGE_A_CP_UNUSED_1] = { .type = NLA_REJECT,
-				 .reject_message = "a policy's knob: policy-param" },
-	[EDGE_A_CP_PROFILE_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
-						       &edge_nl_period_range),
-	[EDGE_A_CP_UNUSED_2] = { .type = NLA_REJECT,
-				 .reject_message = "a policy's knob: policy-param" },
-	[EDGE_A_TB_POLICY] = { .type = NLA_NUL_STRING, .len = 15 },
-	[EDGE_A_POLICY_PARAM] = NLA_POLICY_NESTED(edge_nl_param_policy),
+	[EDGE_A_SCHED_QUEUE_POLICY] = NLA_POLICY_MAX(NLA_U32,
+						     EDGE_NL_QUEUE_POLICY_MAX),
+	[EDGE_A_SCHED_CP_PARSE_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							   &edge_nl_ns_range),
+	[EDGE_A_SCHED_CP_HOST_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							  &edge_nl_ns_range),
+	[EDGE_A_SCHED_CP_PROFILE_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							     &edge_nl_period_range),
+	[EDGE_A_SCHED_TB_POLICY] = NLA_POLICY_MAX(NLA_U32, EDGE_NL_TB_POLICY_MAX),
+	[EDGE_A_SCHED_POLICY_PARAM] = NLA_POLICY_NESTED(edge_nl_param_policy),
 };
 
-static const struct nla_policy edge_nl_place_policy[EDGE_A_MAX + 1] = {
+static const struct nla_policy edge_nl_place_policy[EDGE_A_PLACE_MAX + 1] = {
 	[EDGE_A_PLACE_MEM] = NLA_POLICY_MIN(NLA_U64, 1),
 	[EDGE_A_PLACE_THREADS] = NLA_POLICY_RANGE(NLA_U32, 1, 1024),
 	[EDGE_A_PLACE_BLOCKS] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						      &edge_nl_blocks_range),
-	[EDGE_A_PLACE_POLICY] = { .type = NLA_NUL_STRING, .len = 15 },
+	[EDGE_A_PLACE_POLICY] = NLA_POLICY_MAX(NLA_U32,
+					       EDGE_NL_PLACE_POLICY_MAX),
 };
 
-static const struct nla_policy edge_nl_place_release_policy[EDGE_A_MAX + 1] = {
+static const struct nla_policy edge_nl_place_release_policy[EDGE_A_PLACE_MAX + 1] = {
 	[EDGE_A_PLACE_ID] = { .type = NLA_U64 },
 };
+
+/* Build-time checks of the uapi's numbers against what we rely on. */
+#define EDGE_NL_SAME(a, b)	static_assert((int)(a) == (int)(b))
+#define EDGE_NL_FITS(a, b)	static_assert((int)(a) <= (int)(b))
+
+/*
+ * The largest set: non-parallel ops parse into the family's one buffer,
+ * of the family's maxattr.
+ */
+#define EDGE_NL_MAXATTR	EDGE_A_STATS_MAX
+EDGE_NL_FITS(EDGE_A_DEV_MAX, EDGE_NL_MAXATTR);
+EDGE_NL_FITS(EDGE_A_EKT_MAX, EDGE_NL_MAXATTR);
+EDGE_NL_FITS(EDGE_A_JOB_MAX, EDGE_NL_MAXATTR);
+EDGE_NL_FITS(EDGE_A_SCHED_MAX, EDGE_NL_MAXATTR);
+EDGE_NL_FITS(EDGE_A_PLACE_MAX, EDGE_NL_MAXATTR);
+
+/*
+ * Every set's pad is its second attribute (edge_nl_put_u64()), and the
+ * dev-index of every per-device request its first (edge_nl_dev()).
+ */
+#define EDGE_NL_PAD		2
+#define EDGE_NL_DEV		1
+EDGE_NL_SAME(EDGE_A_DEV_PAD, EDGE_NL_PAD);
+EDGE_NL_SAME(EDGE_A_STATS_PAD, EDGE_NL_PAD);
+EDGE_NL_SAME(EDGE_A_EKT_PAD, EDGE_NL_PAD);
+EDGE_NL_SAME(EDGE_A_JOB_PAD, EDGE_NL_PAD);
+EDGE_NL_SAME(EDGE_A_SCHED_PAD, EDGE_NL_PAD);
+EDGE_NL_SAME(EDGE_A_PLACE_PAD, EDGE_NL_PAD);
+EDGE_NL_SAME(EDGE_A_DEV_INDEX, EDGE_NL_DEV);
+EDGE_NL_SAME(EDGE_A_STATS_DEV_INDEX, EDGE_NL_DEV);
+EDGE_NL_SAME(EDGE_A_EKT_DEV_INDEX, EDGE_NL_DEV);
+EDGE_NL_SAME(EDGE_A_JOB_DEV_INDEX, EDGE_NL_DEV);
+EDGE_NL_SAME(EDGE_A_SCHED_DEV_INDEX, EDGE_NL_DEV);
+
+/*
+ * The spec's name enums are the model's tables, entry for entry: a
+ * value is the table's index.  Each entry is asserted by its name, so a
+ * policy added, moved or renamed in one and not the other fails here.
+ */
+EDGE_NL_SAME(EDGE_NL_SIMT_MAX + 1, EDGE_SCHED_NR);
+EDGE_NL_SAME(EDGE_NL_SIMT_DRAIN, EDGE_SCHED_DRAIN);
+EDGE_NL_SAME(EDGE_NL_SIMT_RESERVE, EDGE_SCHED_RESERVE);
+EDGE_NL_SAME(EDGE_NL_SIMT_PREEMPT, EDGE_SCHED_PREEMPT);
+EDGE_NL_SAME(EDGE_NL_VICTIM_MAX + 1, EDGE_VICTIM_NR);
+EDGE_NL_SAME(EDGE_NL_VICTIM_OLDEST, EDGE_VICTIM_OLDEST);
+EDGE_NL_SAME(EDGE_NL_VICTIM_NEWEST, EDGE_VICTIM_NEWEST);
+EDGE_NL_SAME(EDGE_NL_VICTIM_BEST, EDGE_VICTIM_BEST);
+EDGE_NL_SAME(EDGE_NL_FLUSH_BOOST, EDGE_FLUSH_BOOST);
+EDGE_NL_SAME(EDGE_NL_FLUSH_IBUF, EDGE_FLUSH_IBUF);
+EDGE_NL_SAME(EDGE_NL_FLUSH_LOADS, EDGE_FLUSH_LOADS);
+EDGE_NL_SAME(EDGE_NL_FLUSH_BARRIER, EDGE_FLUSH_BARRIER);
+EDGE_NL_SAME(EDGE_NL_QUEUE_POLICY_MAX + 1, EDGE_POL_NR);
+EDGE_NL_SAME(EDGE_NL_QUEUE_POLICY_RR, EDGE_POL_RR);
+EDGE_NL_SAME(EDGE_NL_QUEUE_POLICY_MLFQ, EDGE_POL_MLFQ);
+EDGE_NL_SAME(EDGE_NL_QUEUE_POLICY_EDF, EDGE_POL_EDF);
+EDGE_NL_SAME(EDGE_NL_QUEUE_POLICY_SJF, EDGE_POL_SJF);
+EDGE_NL_SAME(EDGE_NL_QUEUE_POLICY_LJF, EDGE_POL_LJF);
+EDGE_NL_SAME(EDGE_NL_QUEUE_POLICY_SRF, EDGE_POL_SRF);
+EDGE_NL_SAME(EDGE_NL_QUEUE_POLICY_PREMA, EDGE_POL_PREMA);
+EDGE_NL_SAME(EDGE_NL_QUEUE_POLICY_LAX, EDGE_POL_LAX);
+EDGE_NL_SAME(EDGE_NL_QUEUE_POLICY_LAX_SW, EDGE_POL_LAX_SW);
+EDGE_NL_SAME(EDGE_NL_QUEUE_POLICY_LAX_CPU, EDGE_POL_LAX_CPU);
+EDGE_NL_SAME(EDGE_NL_QUEUE_POLICY_BAT, EDGE_POL_BAT);
+EDGE_NL_SAME(EDGE_NL_QUEUE_POLICY_BAY, EDGE_POL_BAY);
+EDGE_NL_SAME(EDGE_NL_QUEUE_POLICY_PRO, EDGE_POL_PRO);
+EDGE_NL_SAME(EDGE_NL_QUEUE_POLICY_LAX_P, EDGE_POL_LAXP);
+EDGE_NL_SAME(EDGE_NL_TB_POLICY_MAX + 1, EDGE_TBP_NR);
+EDGE_NL_SAME(EDGE_NL_TB_POLICY_DEFAULT, EDGE_TBP_DEFAULT);
+EDGE_NL_SAME(EDGE_NL_TB_POLICY_SJF_ORACLE, EDGE_TBP_SJF_ORACLE);
+EDGE_NL_SAME(EDGE_NL_TB_POLICY_MPMAX, EDGE_TBP_MPMAX);
+EDGE_NL_SAME(EDGE_NL_TB_POLICY_SRTF, EDGE_TBP_SRTF);
+EDGE_NL_SAME(EDGE_NL_TB_POLICY_SRTF_ADAPTIVE, EDGE_TBP_SRTF_ADAPTIVE);
+EDGE_NL_SAME(EDGE_NL_TB_POLICY_SRTF_PREEMPT, EDGE_TBP_SRTF_PREEMPT);
+EDGE_NL_SAME(EDGE_NL_TB_POLICY_EVEN, EDGE_TBP_EVEN);
+EDGE_NL_SAME(EDGE_NL_TB_POLICY_PRIORITY, EDGE_TBP_PRIORITY);
+EDGE_NL_SAME(EDGE_NL_TB_POLICY_MPS, EDGE_TBP_MPS);
+EDGE_NL_SAME(EDGE_NL_TB_POLICY_BAYMAX, EDGE_TBP_BAYMAX);
+EDGE_NL_SAME(EDGE_NL_TB_POLICY_CLAIUS, EDGE_TBP_CLAIUS);
+EDGE_NL_SAME(EDGE_NL_TB_POLICY_CLAIUS_NB, EDGE_TBP_CLAIUS_NB);
+EDGE_NL_SAME(EDGE_NL_TB_POLICY_CLAIUS_NC, EDGE_TBP_CLAIUS_NC);
+EDGE_NL_SAME(EDGE_NL_TB_POLICY_CLAIUS_PRE, EDGE_TBP_CLAIUS_PRE);
+EDGE_NL_SAME(EDGE_NL_TB_POLICY_STATIC_OPT, EDGE_TBP_STATIC);
+EDGE_NL_SAME(EDGE_NL_TB_POLICY_CLAIUS_SCALED, EDGE_TBP_CLAIUS_SCALED);
+EDGE_NL_SAME(EDGE_NL_PLACE_POLICY_MAX + 1, EDGE_PLACE_NR);
+EDGE_NL_SAME(EDGE_NL_PLACE_POLICY_SA, EDGE_PLACE_SA);
+EDGE_NL_SAME(EDGE_NL_PLACE_POLICY_CG, EDGE_PLACE_CG);
+EDGE_NL_SAME(EDGE_NL_PLACE_POLICY_MGB_ALG2, EDGE_PLACE_ALG2);
+EDGE_NL_SAME(EDGE_NL_PLACE_POLICY_MGB_ALG3, EDGE_PLACE_ALG3);
+EDGE_NL_SAME(EDGE_NL_PLACE_POLICY_MGB_LIVE, EDGE_PLACE_LIVE);
 
 static_assert(EDGE_EKT_LAT_BUCKETS == EDGE_LAT_HIST_BUCKETS);
 
 static int edge_nl_put_u64(struct sk_buff *skb, int type, u64 v)
 {
-	return nla_put_u64_64bit(skb, type, v, EDGE_A_PAD);
+	return nla_put_u64_64bit(skb, type, v, EDGE_NL_PAD);
+}
+
+/* A preset's enum value: its index in the model's table. */
+static u32 edge_nl_preset(const struct edge_preset *p)
+{
+	u32 i;
+
+	for (i = 0; edge_preset_at(i); i++)
+		if (edge_preset_at(i) == p)
+			return i;
+	return 0;
 }
 
 /* The model's counters; under ed->lock (or once it is ours alone). */
@@ -156,34 +275,33 @@ static int edge_nl_put_stats(struct sk_buff *skb, struct edge_device *ed)
 {
 	const struct edge_model_stats *st = &ed->model.st;
 
-	if (edge_nl_put_u64(skb, EDGE_A_SUBMITTED, st->submitted) ||
-	    edge_nl_put_u64(skb, EDGE_A_COMPLETED, st->completed) ||
-	    edge_nl_put_u64(skb, EDGE_A_ERRORS, st->errors) ||
-	    edge_nl_put_u64(skb, EDGE_A_REJECTED, st->rejected) ||
-	    edge_nl_put_u64(skb, EDGE_A_CANCELLED, st->cancelled) ||
-	    edge_nl_put_u64(skb, EDGE_A_LATE, st->late) ||
-	    nla_put_u32(skb, EDGE_A_INFLIGHT, ed->model.inflight) ||
-	    edge_nl_put_u64(skb, EDGE_A_JOBS_SUBMITTED, st->jobs_submitted) ||
-	    edge_nl_put_u64(skb, EDGE_A_JOBS_DONE, st->jobs_done) ||
-	    edge_nl_put_u64(skb, EDGE_A_JOBS_MET, st->jobs_met) ||
-	    edge_nl_put_u64(skb, EDGE_A_JOBS_REJECTED, st->jobs_rejected) ||
-	    edge_nl_put_u64(skb, EDGE_A_JOBS_CANCELLED, st->jobs_cancelled))
+	if (edge_nl_put_u64(skb, EDGE_A_STATS_SUBMITTED, st->submitted) ||
+	    edge_nl_put_u64(skb, EDGE_A_STATS_COMPLETED, st->completed) ||
+	    edge_nl_put_u64(skb, EDGE_A_STATS_ERRORS, st->errors) ||
+	    edge_nl_put_u64(skb, EDGE_A_STATS_REJECTED, st->rejected) ||
+	    edge_nl_put_u64(skb, EDGE_A_STATS_CANCELLED, st->cancelled) ||
+	    edge_nl_put_u64(skb, EDGE_A_STATS_LATE, st->late) ||
+	    nla_put_u32(skb, EDGE_A_STATS_INFLIGHT, ed->model.inflight) ||
+	    edge_nl_put_u64(skb, EDGE_A_STATS_JOBS_SUBMITTED, st->jobs_submitted) ||
+	    edge_nl_put_u64(skb, EDGE_A_STATS_JOBS_DONE, st->jobs_done) ||
+	    edge_nl_put_u64(skb, EDGE_A_STATS_JOBS_MET, st->jobs_met) ||
+	    edge_nl_put_u64(skb, EDGE_A_STATS_JOBS_REJECTED, st->jobs_rejected) ||
+	    edge_nl_put_u64(skb, EDGE_A_STATS_JOBS_CANCELLED, st->jobs_cancelled))
 		return -EMSGSIZE;
 	return 0;
 }
 
 /* The device's memory (place.c), one snapshot. */
-static int edge_nl_put_mem(struct sk_buff *skb, struct edge_device *ed,
-			   bool all)
+static int edge_nl_put_mem(struct sk_buff *skb, struct edge_device *ed)
 {
 	struct edge_mem_view v;
 
 	edge_mem_view(ed, &v);
-	if ((all && (edge_nl_put_u64(skb, EDGE_A_MEM_TOTAL, v.total) ||
-		     edge_nl_put_u64(skb, EDGE_A_MEM_USED, v.used) ||
-		     edge_nl_put_u64(skb, EDGE_A_MEM_PEAK, v.peak))) ||
-	    edge_nl_put_u64(skb, EDGE_A_MEM_OOM, v.oom) ||
-	    (all && nla_put_u32(skb, EDGE_A_MEM_RESERVATIONS, v.resv)))
+	if (edge_nl_put_u64(skb, EDGE_A_DEV_MEM_TOTAL, v.total) ||
+	    edge_nl_put_u64(skb, EDGE_A_DEV_MEM_USED, v.used) ||
+	    edge_nl_put_u64(skb, EDGE_A_DEV_MEM_PEAK, v.peak) ||
+	    edge_nl_put_u64(skb, EDGE_A_DEV_MEM_OOM, v.oom) ||
+	    nla_put_u32(skb, EDGE_A_DEV_MEM_RESERVATIONS, v.resv))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -193,8 +311,8 @@ static int edge_nl_put_preempts(struct sk_buff *skb, struct edge_device *ed)
 {
 	const struct edge_simt_stats *st = &ed->model.simt.st;
 
-	if (edge_nl_put_u64(skb, EDGE_A_PREEMPTIONS, st->preemptions) ||
-	    edge_nl_put_u64(skb, EDGE_A_TB_PREEMPTIONS, st->tb_preemptions))
+	if (edge_nl_put_u64(skb, EDGE_A_STATS_PREEMPTIONS, st->preemptions) ||
+	    edge_nl_put_u64(skb, EDGE_A_STATS_TB_PREEMPTIONS, st->tb_preemptions))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -206,14 +324,16 @@ static int edge_nl_put_dev(struct sk_buff *skb, struct edge_device *ed)
 	snprintf(name, sizeof(name), "edge%d", ed->index);
 	if (nla_put_u32(skb, EDGE_A_DEV_INDEX, ed->index) ||
 	    nla_put_string(skb, EDGE_A_DEV_NAME, name) ||
-	    nla_put_string(skb, EDGE_A_PRESET, ed->model.preset->name) ||
-	    nla_put_u32(skb, EDGE_A_TIME_MODE, ed->virtual_time ?
+	    nla_put_u32(skb, EDGE_A_DEV_PRESET,
+			edge_nl_preset(ed->model.preset)) ||
+	    nla_put_u32(skb, EDGE_A_DEV_TIME_MODE, ed->virtual_time ?
 			EDGE_NL_TIME_VIRTUAL : EDGE_NL_TIME_REAL) ||
-	    nla_put_u32(skb, EDGE_A_EKT_USED, ed->model.ekt.used) ||
-	    nla_put_u32(skb, EDGE_A_POLL_IDLE_US, READ_ONCE(ed->poll_idle_us)) ||
-	    nla_put_u32(skb, EDGE_A_TIME_SCALE_PCT, ed->time_scale_pct) ||
-	    nla_put_s32(skb, EDGE_A_CPU, READ_ONCE(ed->cpu)) ||
-	    edge_nl_put_mem(skb, ed, true))
+	    nla_put_u32(skb, EDGE_A_DEV_EKT_USED, ed->model.ekt.used) ||
+	    nla_put_u32(skb, EDGE_A_DEV_POLL_IDLE_US,
+			READ_ONCE(ed->poll_idle_us)) ||
+	    nla_put_u32(skb, EDGE_A_DEV_TIME_SCALE_PCT, ed->time_scale_pct) ||
+	    nla_put_s32(skb, EDGE_A_DEV_CPU, READ_ONCE(ed->cpu)) ||
+	    edge_nl_put_mem(skb, ed))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -245,7 +365,7 @@ static int edge_nl_put_ekt(struct sk_buff *skb, struct edge_device *ed,
 	const struct edge_owner *o = e->owner;
 	const struct edge_kdesc *k = &e->k;
 
-	if (nla_put_u32(skb, EDGE_A_DEV_INDEX, ed->index) ||
+	if (nla_put_u32(skb, EDGE_A_EKT_DEV_INDEX, ed->index) ||
 	    nla_put_u32(skb, EDGE_A_EKT_ID, e->id) ||
 	    nla_put_u32(skb, EDGE_A_EKT_OWNER_PID, o ? o->pid : 0) ||
 	    (o && o->kernel && nla_put_flag(skb, EDGE_A_EKT_KERNEL)) ||
@@ -284,7 +404,7 @@ static int edge_nl_put_params(struct sk_buff *skb, struct edge_device *ed)
 
 			if (edge_model_param_get(&ed->model, p->name, &v))
 				continue;
-			nest = nla_nest_start(skb, EDGE_A_POLICY_PARAM);
+			nest = nla_nest_start(skb, EDGE_A_SCHED_POLICY_PARAM);
 			if (!nest ||
 			    nla_put_string(skb, EDGE_A_POLICY_PARAM_NAME, p->name) ||
 			    nla_put_u64_64bit(skb, EDGE_A_POLICY_PARAM_VALUE, v,
@@ -295,8 +415,7 @@ static int edge_nl_put_params(struct sk_buff *skb, struct edge_device *ed)
 					      EDGE_A_POLICY_PARAM_PAD) ||
 			    nla_put_u64_64bit(skb, EDGE_A_POLICY_PARAM_DEFAULT,
 					      p->def, EDGE_A_POLICY_PARAM_PAD) ||
-			    nla_put_string(skb, EDGE_A_POLICY_PARAM_POLICY,
-					   cpp->name) ||
+			    nla_put_u32(skb, EDGE_A_POLICY_PARAM_POLICY, pol) ||
 			    nla_put_string(skb, EDGE_A_POLICY_PARAM_HELP, p->help))
 				return -EMSGSIZE;
 			nla_nest_end(skb, nest);
@@ -311,26 +430,24 @@ static int edge_nl_put_sched(struct sk_buff *skb, struct edge_device *ed)
 	const struct edge_simt_cfg *c = &ed->model.simt.cfg;
 	struct edge_cp_cfg cp = edge_model_cp_cfg(&ed->model);
 
-	if (nla_put_u32(skb, EDGE_A_DEV_INDEX, ed->index) ||
-	    nla_put_string(skb, EDGE_A_SCHED_POLICY,
-			   edge_sched_name(c->sched)) ||
-	    nla_put_string(skb, EDGE_A_SCHED_VICTIM,
-			   edge_victim_name(c->victim)) ||
+	/* In no set order: a message's attributes are found by type. */
+	if (nla_put_u32(skb, EDGE_A_SCHED_DEV_INDEX, ed->index) ||
+	    nla_put_u32(skb, EDGE_A_SCHED_POLICY, c->sched) ||
+	    nla_put_u32(skb, EDGE_A_SCHED_VICTIM, c->victim) ||
+	    nla_put_u32(skb, EDGE_A_SCHED_QUEUE_POLICY,
+			edge_model_policy(&ed->model)) ||
 	    nla_put_u32(skb, EDGE_A_SCHED_FLUSH, c->flush) ||
 	    nla_put_u32(skb, EDGE_A_SCHED_RESERVE_PCT, c->reserve_pct) ||
+	    nla_put_u32(skb, EDGE_A_SCHED_CP_PARSE_NS, cp.parse_ns) ||
 	    nla_put_u32(skb, EDGE_A_SCHED_DISPATCH_CYCLES, c->dispatch_cycles) ||
 	    nla_put_u32(skb, EDGE_A_SCHED_WAIT_CYCLES, c->sched_wait_cycles) ||
+	    nla_put_u32(skb, EDGE_A_SCHED_CP_HOST_NS, cp.host_ns) ||
 	    nla_put_u32(skb, EDGE_A_SCHED_CTX_BYTES_PER_CYCLE,
 			c->ctx_bytes_per_cycle) ||
 	    nla_put_u32(skb, EDGE_A_SCHED_SKIP_EVENT_EXEC, c->skip_event_exec) ||
+	    nla_put_u32(skb, EDGE_A_SCHED_CP_PROFILE_NS, cp.profile_ns) ||
 	    edge_nl_put_u64(skb, EDGE_A_SCHED_SEED, c->seed) ||
-	    nla_put_string(skb, EDGE_A_QUEUE_POLICY,
-			   edge_cp_policy_name(edge_model_policy(&ed->model))) ||
-	    nla_put_u32(skb, EDGE_A_CP_PARSE_NS, cp.parse_ns) ||
-	    nla_put_u32(skb, EDGE_A_CP_HOST_NS, cp.host_ns) ||
-	    nla_put_u32(skb, EDGE_A_CP_PROFILE_NS, cp.profile_ns) ||
-	    nla_put_string(skb, EDGE_A_TB_POLICY,
-			   edge_tb_policy_name(c->tb_policy)))
+	    nla_put_u32(skb, EDGE_A_SCHED_TB_POLICY, c->tb_policy))
 		return -EMSGSIZE;
 	return edge_nl_put_params(skb, ed);
 }
@@ -412,6 +529,17 @@ static void edge_nl_ntf_abort(struct sk_buff *skb)
 	genl_set_err(&edge_nl_family, &init_net, 0, 0, -ENOBUFS);
 }
 
+/* A removed device's counters, nested in its dev-del-ntf. */
+static int edge_nl_put_final(struct sk_buff *skb, struct edge_device *ed)
+{
+	struct nlattr *nest = nla_nest_start(skb, EDGE_A_DEV_STATS);
+
+	if (!nest || edge_nl_put_stats(skb, ed))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 /* A device was added or removed.  Under edge_devs_lock. */
 void edge_nl_dev_notify(struct edge_device *ed, bool added)
 {
@@ -427,7 +555,7 @@ void edge_nl_dev_notify(struct edge_device *ed, bool added)
 	/* Removed: the counts are final, everything having ended. */
 	mutex_lock(&ed->lock);
 	if (edge_nl_put_dev(skb, ed) ||
-	    (!added && edge_nl_put_stats(skb, ed))) {
+	    (!added && edge_nl_put_final(skb, ed))) {
 		mutex_unlock(&ed->lock);
 		edge_nl_ntf_abort(skb);
 		return;
@@ -528,7 +656,7 @@ void edge_nl_job_notify(struct edge_device *ed, u32 pid,
 	skb = edge_nl_ntf_new(cmd, &hdr);
 	if (!skb)
 		return;
-	if (nla_put_u32(skb, EDGE_A_DEV_INDEX, ed->index) ||
+	if (nla_put_u32(skb, EDGE_A_JOB_DEV_INDEX, ed->index) ||
 	    edge_nl_put_u64(skb, EDGE_A_JOB_ID, e->id) ||
 	    nla_put_u32(skb, EDGE_A_JOB_OWNER_PID, pid) ||
 	    edge_nl_put_u64(skb, EDGE_A_JOB_LATENCY_NS, e->latency_ns)) {
@@ -555,7 +683,7 @@ void edge_nl_ekt_drop_notify(struct edge_device *ed, u32 id, u64 n)
 	skb = edge_nl_ntf_new(EDGE_CMD_EKT_DROP_NTF, &hdr);
 	if (!skb)
 		return;
-	if (nla_put_u32(skb, EDGE_A_DEV_INDEX, ed->index) ||
+	if (nla_put_u32(skb, EDGE_A_EKT_DEV_INDEX, ed->index) ||
 	    nla_put_u32(skb, EDGE_A_EKT_ID, id) ||
 	    edge_nl_put_u64(skb, EDGE_A_EKT_DROPPED, n)) {
 		edge_nl_ntf_abort(skb);
@@ -576,11 +704,11 @@ static void edge_nl_preempt_summary(struct edge_device *ed, u64 now)
 		return;
 	skb = edge_nl_ntf_new(EDGE_CMD_PREEMPT_NTF, &hdr);
 	if (skb) {
-		if (nla_put_u32(skb, EDGE_A_DEV_INDEX, ed->index) ||
-		    edge_nl_put_u64(skb, EDGE_A_SUMMARY_NS, now - ed->ntf_ns) ||
-		    edge_nl_put_u64(skb, EDGE_A_SUMMARY_PREEMPTIONS,
+		if (nla_put_u32(skb, EDGE_A_STATS_DEV_INDEX, ed->index) ||
+		    edge_nl_put_u64(skb, EDGE_A_STATS_SUMMARY_NS, now - ed->ntf_ns) ||
+		    edge_nl_put_u64(skb, EDGE_A_STATS_SUMMARY_PREEMPTIONS,
 				    p - ed->ntf_preempts) ||
-		    edge_nl_put_u64(skb, EDGE_A_SUMMARY_TB_PREEMPTIONS,
+		    edge_nl_put_u64(skb, EDGE_A_STATS_SUMMARY_TB_PREEMPTIONS,
 				    t - ed->ntf_tb_preempts) ||
 		    edge_nl_put_preempts(skb, ed))
 			edge_nl_ntf_abort(skb);
@@ -680,16 +808,19 @@ static void edge_nl_post_doit(const struct genl_split_ops *ops,
 	mutex_unlock(&edge_devs_lock);
 }
 
-/* The device the request names; -EINVAL or -ENODEV with a message. */
+/*
+ * The device the request names (its set's dev-index, or dev's index:
+ * EDGE_NL_DEV in each); -EINVAL or -ENODEV with a message.
+ */
 static struct edge_device *edge_nl_dev(struct genl_info *info)
 {
 	struct edge_device *ed;
 
-	if (GENL_REQ_ATTR_CHECK(info, EDGE_A_DEV_INDEX))
+	if (GENL_REQ_ATTR_CHECK(info, EDGE_NL_DEV))
 		return ERR_PTR(-EINVAL);
-	ed = edge_dev_at_locked(nla_get_u32(info->attrs[EDGE_A_DEV_INDEX]));
+	ed = edge_dev_at_locked(nla_get_u32(info->attrs[EDGE_NL_DEV]));
 	if (!ed) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[EDGE_A_DEV_INDEX],
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[EDGE_NL_DEV],
 				    "no such device");
 		return ERR_PTR(-ENODEV);
 	}
@@ -764,16 +895,11 @@ static int edge_nl_dev_add_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int vt = -1, index = -1, ret;
 
-	if (a[EDGE_A_PRESET]) {
-		p = edge_preset_find(nla_data(a[EDGE_A_PRESET]));
-		if (!p) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_PRESET],
-					    "unknown preset (" EDGE_PRESET_NAMES ")");
-			return -EINVAL;
-		}
-	}
-	if (a[EDGE_A_TIME_MODE])
-		vt = nla_get_u32(a[EDGE_A_TIME_MODE]) == EDGE_NL_TIME_VIRTUAL;
+	/* Within the table: edge_nl_init() checked its length. */
+	if (a[EDGE_A_DEV_PRESET])
+		p = edge_preset_at(nla_get_u32(a[EDGE_A_DEV_PRESET]));
+	if (a[EDGE_A_DEV_TIME_MODE])
+		vt = nla_get_u32(a[EDGE_A_DEV_TIME_MODE]) == EDGE_NL_TIME_VIRTUAL;
 	if (a[EDGE_A_DEV_INDEX]) {
 		index = nla_get_u32(a[EDGE_A_DEV_INDEX]);
 		if (edge_dev_at_locked(index)) {
@@ -814,16 +940,16 @@ static int edge_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (IS_ERR(ed))
 		return PTR_ERR(ed);
-	if (a[EDGE_A_TIME_SCALE_PCT] && ed->virtual_time) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_TIME_SCALE_PCT],
+	if (a[EDGE_A_DEV_TIME_SCALE_PCT] && ed->virtual_time) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_DEV_TIME_SCALE_PCT],
 				    "a virtual-time device has no time scale");
 		return -EINVAL;
 	}
-	if (a[EDGE_A_CPU]) {
-		int cpu = nla_get_s32(a[EDGE_A_CPU]);
+	if (a[EDGE_A_DEV_CPU]) {
+		int cpu = nla_get_s32(a[EDGE_A_DEV_CPU]);
 
 		if (cpu >= (int)nr_cpu_ids || (cpu >= 0 && !cpu_online(cpu))) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_CPU],
+			NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_DEV_CPU],
 					    "CPU is not online");
 			return -EINVAL;
 		}
@@ -832,13 +958,13 @@ static int edge_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		if (ret)
 			return ret;
 	}
-	if (a[EDGE_A_POLL_IDLE_US])
+	if (a[EDGE_A_DEV_POLL_IDLE_US])
 		WRITE_ONCE(ed->poll_idle_us,
-			   nla_get_u32(a[EDGE_A_POLL_IDLE_US]));
-	if (a[EDGE_A_TIME_SCALE_PCT]) {
+			   nla_get_u32(a[EDGE_A_DEV_POLL_IDLE_US]));
+	if (a[EDGE_A_DEV_TIME_SCALE_PCT]) {
 		mutex_lock(&ed->lock);
 		edge_frontend_set_scale(ed,
-					nla_get_u32(a[EDGE_A_TIME_SCALE_PCT]));
+					nla_get_u32(a[EDGE_A_DEV_TIME_SCALE_PCT]));
 		mutex_unlock(&ed->lock);
 	}
 	edge_frontend_kick(ed);
@@ -848,9 +974,13 @@ static int edge_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 /* stats-get's reply: one snapshot, so the counters agree with each other. */
 static int edge_nl_put_stats_reply(struct sk_buff *msg, struct edge_device *ed)
 {
-	return nla_put_u32(msg, EDGE_A_DEV_INDEX, ed->index) ||
-	       nla_put_u32(msg, EDGE_A_EKT_USED, ed->model.ekt.used) ||
-	       edge_nl_put_stats(msg, ed) || edge_nl_put_mem(msg, ed, false) ||
+	struct edge_mem_view v;
+
+	edge_mem_view(ed, &v);
+	return nla_put_u32(msg, EDGE_A_STATS_DEV_INDEX, ed->index) ||
+	       nla_put_u32(msg, EDGE_A_STATS_EKT_USED, ed->model.ekt.used) ||
+	       edge_nl_put_stats(msg, ed) ||
+	       edge_nl_put_u64(msg, EDGE_A_STATS_MEM_OOM, v.oom) ||
 	       edge_nl_put_preempts(msg, ed);
 }
 
@@ -901,7 +1031,7 @@ static int edge_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
  */
 static struct edge_device *edge_nl_dump_lock(struct netlink_callback *cb)
 {
-	struct nlattr *ia = genl_info_dump(cb)->attrs[EDGE_A_DEV_INDEX];
+	struct nlattr *ia = genl_info_dump(cb)->attrs[EDGE_NL_DEV];
 	struct edge_device *ed;
 
 	if (!ia) {
@@ -940,42 +1070,60 @@ static int edge_nl_dump_unlock(struct sk_buff *skb, struct edge_device *ed,
 }
 
 /*
- * One message per registered entry, from the id in cb->args[0] on: a
- * full table through a small buffer comes back whole, each entry once.
+ * A per-device table's dump: one @cmd message per row below @nr that
+ * @put fills (-ENOENT: no such row), from the row in cb->args[0] on, so
+ * that a full table through a small buffer comes back whole, each row
+ * once.
  */
-static int edge_nl_ekt_get_dumpit(struct sk_buff *skb,
-				  struct netlink_callback *cb)
+static int edge_nl_dump_rows(struct sk_buff *skb, struct netlink_callback *cb,
+			     u8 cmd, u32 nr,
+			     int (*put)(struct sk_buff *skb,
+					struct edge_device *ed, u32 row))
 {
 	struct edge_device *ed = edge_nl_dump_lock(cb);
-	u32 id;
+	u32 row;
 	int ret = 0;
 
 	if (IS_ERR(ed))
 		return PTR_ERR(ed);
-	for (id = cb->args[0]; id < EDGE_EKT_ENTRIES; id++) {
-		const struct edge_ekt_entry *e = edge_ekt_get(&ed->model.ekt,
-							      id);
-		void *hdr;
+	for (row = cb->args[0]; row < nr; row++) {
+		void *hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+					cb->nlh->nlmsg_seq, &edge_nl_family,
+					NLM_F_MULTI, cmd);
 
-		if (!e)
-			continue;
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, &edge_nl_family,
-				  NLM_F_MULTI, EDGE_CMD_EKT_GET);
 		if (!hdr) {
 			ret = -EMSGSIZE;
 			break;
 		}
-		ret = edge_nl_put_ekt(skb, ed, e);
+		ret = put(skb, ed, row);
 		if (ret) {
 			genlmsg_cancel(skb, hdr);
-			break;
+			if (ret != -ENOENT)
+				break;
+			ret = 0;
+			continue;
 		}
 		nl_dump_check_consistent(cb, nlmsg_hdr(skb));
 		genlmsg_end(skb, hdr);
 	}
-	cb->args[0] = id;
+	cb->args[0] = row;
 	return edge_nl_dump_unlock(skb, ed, ret);
+}
+
+/* A registered entry, by its id. */
+static int edge_nl_ekt_row(struct sk_buff *skb, struct edge_device *ed,
+			   u32 id)
+{
+	const struct edge_ekt_entry *e = edge_ekt_get(&ed->model.ekt, id);
+
+	return e ? edge_nl_put_ekt(skb, ed, e) : -ENOENT;
+}
+
+static int edge_nl_ekt_get_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	return edge_nl_dump_rows(skb, cb, EDGE_CMD_EKT_GET, EDGE_EKT_ENTRIES,
+				 edge_nl_ekt_row);
 }
 
 /* The CP's job states, as the uapi names those of a job not ended. */
@@ -993,7 +1141,7 @@ static int edge_nl_put_job(struct sk_buff *skb, struct edge_device *ed,
 {
 	const struct edge_owner *o = mj->owner;
 
-	if (nla_put_u32(skb, EDGE_A_DEV_INDEX, ed->index) ||
+	if (nla_put_u32(skb, EDGE_A_JOB_DEV_INDEX, ed->index) ||
 	    edge_nl_put_u64(skb, EDGE_A_JOB_ID, mj->id) ||
 	    nla_put_u32(skb, EDGE_A_JOB_OWNER_PID, o ? o->pid : 0) ||
 	    nla_put_u32(skb, EDGE_A_JOB_QUEUE, j->queue) ||
@@ -1008,61 +1156,28 @@ static int edge_nl_put_job(struct sk_buff *skb, struct edge_device *ed,
 	return 0;
 }
 
-/*
- * One message per job not yet ended, from the model's slot in
- * cb->args[0] on: the dump keeps its cursor as the EKT dump does.
- */
+/* A job not yet ended, by its slot in the model. */
+static int edge_nl_job_row(struct sk_buff *skb, struct edge_device *ed,
+			   u32 slot)
+{
+	const struct edge_cp_job *j = edge_model_job_cp(&ed->model, slot);
+
+	if (!j || j->state >= ARRAY_SIZE(edge_nl_job_states) ||
+	    j->state == EDGE_JOB_FREE)
+		return -ENOENT;
+	return edge_nl_put_job(skb, ed, &ed->model.jobs[slot], j);
+}
+
 static int edge_nl_job_get_dumpit(struct sk_buff *skb,
 				  struct netlink_callback *cb)
 {
-	struct edge_device *ed = edge_nl_dump_lock(cb);
-	u32 slot;
-	int ret = 0;
-
-	if (IS_ERR(ed))
-		return PTR_ERR(ed);
-	for (slot = cb->args[0]; slot < EDGE_CP_JOBS; slot++) {
-		const struct edge_cp_job *j = edge_model_job_cp(&ed->model,
-								slot);
-		void *hdr;
-
-		if (!j || j->state >= ARRAY_SIZE(edge_nl_job_states) ||
-		    j->state == EDGE_JOB_FREE)
-			continue;
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, &edge_nl_family,
-				  NLM_F_MULTI, EDGE_CMD_JOB_GET);
-		if (!hdr) {
-			ret = -EMSGSIZE;
-			break;
-		}
-		ret = edge_nl_put_job(skb, ed, &ed->model.jobs[slot], j);
-		if (ret) {
-			genlmsg_cancel(skb, hdr);
-			break;
-		}
-		nl_dump_check_consistent(cb, nlmsg_hdr(skb));
-		genlmsg_end(skb, hdr);
-	}
-	cb->args[0] = slot;
-	return edge_nl_dump_unlock(skb, ed, ret);
+	return edge_nl_dump_rows(skb, cb, EDGE_CMD_JOB_GET, EDGE_CP_JOBS,
+				 edge_nl_job_row);
 }
 
 static int edge_nl_sched_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	return edge_nl_reply_locked(info, edge_nl_put_sched);
-}
-
-/* A name attribute's index by @find; -ENOENT absent, -EINVAL unknown. */
-static int edge_nl_name(struct genl_info *info, int type,
-			int (*find)(const char *))
-{
-	int v;
-
-	if (!info->attrs[type])
-		return -ENOENT;
-	v = find(nla_data(info->attrs[type]));
-	return v < 0 ? -EINVAL : v;
 }
 
 static void edge_nl_u32(struct nlattr **a, int type, u32 *v)
@@ -1091,7 +1206,7 @@ static int edge_nl_params(struct genl_info *info, struct edge_nl_param *out)
 		const struct edge_param *p;
 		u64 v;
 
-		if (nla_type(nla) != EDGE_A_POLICY_PARAM)
+		if (nla_type(nla) != EDGE_A_SCHED_POLICY_PARAM)
 			continue;
 		ret = nla_parse_nested(tb, EDGE_A_POLICY_PARAM_MAX, nla,
 				       edge_nl_param_policy, info->extack);
@@ -1143,48 +1258,24 @@ static int edge_nl_sched_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct edge_simt_cfg cfg, old;
 	struct edge_cp_cfg cp, old_cp;
 	struct edge_nl_param prm[EDGE_CP_PARAMS_MAX];
-	int sched, victim, qpol, tbpol, nprm, ret, i;
+	int qpol = -1, nprm, ret, i;
 
 	if (IS_ERR(ed))
 		return PTR_ERR(ed);
 	nprm = edge_nl_params(info, prm);
 	if (nprm < 0)
 		return nprm;
-	sched = edge_nl_name(info, EDGE_A_SCHED_POLICY, edge_sched_find);
-	victim = edge_nl_name(info, EDGE_A_SCHED_VICTIM, edge_victim_find);
-	qpol = edge_nl_name(info, EDGE_A_QUEUE_POLICY, edge_cp_policy_find);
-	tbpol = edge_nl_name(info, EDGE_A_TB_POLICY, edge_tb_policy_find);
-	if (sched == -EINVAL) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_SCHED_POLICY],
-				    "unknown SIMT policy");
-		return -EINVAL;
-	}
-	if (victim == -EINVAL) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_SCHED_VICTIM],
-				    "unknown victim");
-		return -EINVAL;
-	}
-	if (qpol == -EINVAL) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_QUEUE_POLICY],
-				    "unknown queue policy");
-		return -EINVAL;
-	}
-	if (tbpol == -EINVAL) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_TB_POLICY],
-				    "unknown thread-block policy");
-		return -EINVAL;
-	}
+	/* The names are enums, each within its table (the policy's max). */
+	if (a[EDGE_A_SCHED_QUEUE_POLICY])
+		qpol = nla_get_u32(a[EDGE_A_SCHED_QUEUE_POLICY]);
 	mutex_lock(&ed->lock);
 	old = ed->model.simt.cfg;
 	cfg = old;
 	old_cp = edge_model_cp_cfg(&ed->model);
 	cp = old_cp;
-	if (sched >= 0)
-		cfg.sched = sched;
-	if (victim >= 0)
-		cfg.victim = victim;
-	if (tbpol >= 0)
-		cfg.tb_policy = tbpol;
+	edge_nl_u32(a, EDGE_A_SCHED_POLICY, &cfg.sched);
+	edge_nl_u32(a, EDGE_A_SCHED_VICTIM, &cfg.victim);
+	edge_nl_u32(a, EDGE_A_SCHED_TB_POLICY, &cfg.tb_policy);
 	edge_nl_u32(a, EDGE_A_SCHED_FLUSH, &cfg.flush);
 	edge_nl_u32(a, EDGE_A_SCHED_RESERVE_PCT, &cfg.reserve_pct);
 	edge_nl_u32(a, EDGE_A_SCHED_DISPATCH_CYCLES, &cfg.dispatch_cycles);
@@ -1194,9 +1285,9 @@ static int edge_nl_sched_set_doit(struct sk_buff *skb, struct genl_info *info)
 	edge_nl_u32(a, EDGE_A_SCHED_SKIP_EVENT_EXEC, &cfg.skip_event_exec);
 	if (a[EDGE_A_SCHED_SEED])
 		cfg.seed = nla_get_u64(a[EDGE_A_SCHED_SEED]);
-	edge_nl_u32(a, EDGE_A_CP_PARSE_NS, &cp.parse_ns);
-	edge_nl_u32(a, EDGE_A_CP_HOST_NS, &cp.host_ns);
-	edge_nl_u32(a, EDGE_A_CP_PROFILE_NS, &cp.profile_ns);
+	edge_nl_u32(a, EDGE_A_SCHED_CP_PARSE_NS, &cp.parse_ns);
+	edge_nl_u32(a, EDGE_A_SCHED_CP_HOST_NS, &cp.host_ns);
+	edge_nl_u32(a, EDGE_A_SCHED_CP_PROFILE_NS, &cp.profile_ns);
 	ret = edge_model_set_cfg(&ed->model, &cfg);
 	if (ret) {
 		GENL_SET_ERR_MSG(info, "the SIMT model refused the configuration");
@@ -1241,7 +1332,8 @@ static int edge_nl_place_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	char name[16];
 	u64 mem, id = 0;
-	int ret, pol = EDGE_PLACE_ALG3;
+	u32 pol = EDGE_PLACE_ALG3;
+	int ret;
 	void *hdr;
 
 	if (GENL_REQ_ATTR_CHECK(info, EDGE_A_PLACE_MEM) ||
@@ -1252,12 +1344,7 @@ static int edge_nl_place_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	if (a[EDGE_A_PLACE_POLICY])
-		pol = edge_place_policy_find(nla_data(a[EDGE_A_PLACE_POLICY]));
-	if (pol < 0) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a[EDGE_A_PLACE_POLICY],
-				    "unknown placement policy (sa, cg, mgb-alg2, mgb-alg3, ...)");
-		return -EINVAL;
-	}
+		pol = nla_get_u32(a[EDGE_A_PLACE_POLICY]);
 	mem = nla_get_u64(a[EDGE_A_PLACE_MEM]);
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
@@ -1291,12 +1378,11 @@ static int edge_nl_place_doit(struct sk_buff *skb, struct genl_info *info)
 		goto err;
 	hdr = genlmsg_put_reply(msg, info, &edge_nl_family, 0, EDGE_CMD_PLACE);
 	snprintf(name, sizeof(name), "edge%d", ed->index);
-	if (!hdr || nla_put_u32(msg, EDGE_A_DEV_INDEX, ed->index) ||
-	    nla_put_string(msg, EDGE_A_DEV_NAME, name) ||
+	if (!hdr || nla_put_u32(msg, EDGE_A_PLACE_DEV_INDEX, ed->index) ||
+	    nla_put_string(msg, EDGE_A_PLACE_DEV_NAME, name) ||
 	    edge_nl_put_u64(msg, EDGE_A_PLACE_ID, id) ||
 	    edge_nl_put_u64(msg, EDGE_A_PLACE_MEM, mem) ||
-	    nla_put_string(msg, EDGE_A_PLACE_POLICY,
-			   edge_place_policy_name(pol))) {
+	    nla_put_u32(msg, EDGE_A_PLACE_POLICY, pol)) {
 		edge_place_release(info->snd_portid, id);
 		ret = -EMSGSIZE;
 		goto err;
@@ -1329,59 +1415,59 @@ static const struct genl_ops edge_nl_ops[] = {
 	{
 		.cmd = EDGE_CMD_DEV_GET,
 		.policy = edge_nl_dev_policy,
-		.maxattr = EDGE_A_MAX,
+		.maxattr = EDGE_A_DEV_MAX,
 		.doit = edge_nl_dev_get_doit,
 		.dumpit = edge_nl_dev_get_dumpit,
 	},
 	{
 		.cmd = EDGE_CMD_DEV_ADD,
 		.policy = edge_nl_dev_add_policy,
-		.maxattr = EDGE_A_MAX,
+		.maxattr = EDGE_A_DEV_MAX,
 		.doit = edge_nl_dev_add_doit,
 		.internal_flags = EDGE_NL_WRITE,
 	},
 	{
 		.cmd = EDGE_CMD_DEV_DEL,
 		.policy = edge_nl_dev_policy,
-		.maxattr = EDGE_A_MAX,
+		.maxattr = EDGE_A_DEV_MAX,
 		.doit = edge_nl_dev_del_doit,
 		.internal_flags = EDGE_NL_WRITE,
 	},
 	{
 		.cmd = EDGE_CMD_DEV_SET,
 		.policy = edge_nl_dev_set_policy,
-		.maxattr = EDGE_A_MAX,
+		.maxattr = EDGE_A_DEV_MAX,
 		.doit = edge_nl_dev_set_doit,
 		.internal_flags = EDGE_NL_WRITE,
 	},
 	{
 		.cmd = EDGE_CMD_STATS_GET,
-		.policy = edge_nl_dev_policy,
-		.maxattr = EDGE_A_MAX,
+		.policy = edge_nl_stats_policy,
+		.maxattr = EDGE_A_STATS_MAX,
 		.doit = edge_nl_stats_get_doit,
 	},
 	{
 		.cmd = EDGE_CMD_EKT_GET,
-		.policy = edge_nl_dev_policy,
-		.maxattr = EDGE_A_MAX,
+		.policy = edge_nl_ekt_policy,
+		.maxattr = EDGE_A_EKT_MAX,
 		.dumpit = edge_nl_ekt_get_dumpit,
 	},
 	{
 		.cmd = EDGE_CMD_SCHED_GET,
-		.policy = edge_nl_dev_policy,
-		.maxattr = EDGE_A_MAX,
+		.policy = edge_nl_sched_get_policy,
+		.maxattr = EDGE_A_SCHED_MAX,
 		.doit = edge_nl_sched_get_doit,
 	},
 	{
 		.cmd = EDGE_CMD_JOB_GET,
-		.policy = edge_nl_dev_policy,
-		.maxattr = EDGE_A_MAX,
+		.policy = edge_nl_job_policy,
+		.maxattr = EDGE_A_JOB_MAX,
 		.dumpit = edge_nl_job_get_dumpit,
 	},
 	{
 		.cmd = EDGE_CMD_SCHED_SET,
 		.policy = edge_nl_sched_set_policy,
-		.maxattr = EDGE_A_MAX,
+		.maxattr = EDGE_A_SCHED_MAX,
 		.doit = edge_nl_sched_set_doit,
 		.internal_flags = EDGE_NL_WRITE,
 	},
@@ -1389,13 +1475,13 @@ static const struct genl_ops edge_nl_ops[] = {
 	{
 		.cmd = EDGE_CMD_PLACE,
 		.policy = edge_nl_place_policy,
-		.maxattr = EDGE_A_MAX,
+		.maxattr = EDGE_A_PLACE_MAX,
 		.doit = edge_nl_place_doit,
 	},
 	{
 		.cmd = EDGE_CMD_PLACE_RELEASE,
 		.policy = edge_nl_place_release_policy,
-		.maxattr = EDGE_A_MAX,
+		.maxattr = EDGE_A_PLACE_MAX,
 		.doit = edge_nl_place_release_doit,
 	},
 };
@@ -1405,14 +1491,23 @@ static const struct genl_ops edge_nl_ops[] = {
  * root's only.  genl_bind() checks the flag (edge_kcompat.h insists on it).
  */
 static const struct genl_multicast_group edge_nl_mcgrps[] = {
-	{ .name = EDGE_MCGRP_MONITOR, .flags = GENL_MCAST_CAP_SYS_ADMIN, },
+	{ .name = EDGE_MCGRP_EVENTS, .flags = GENL_MCAST_CAP_SYS_ADMIN, },
 };
 
 static struct genl_family edge_nl_family __ro_after_init = {
 	.name = EDGE_FAMILY_NAME,
+	/*
+	 * Version 2 (CTRL_ATTR_VERSION), which tools check when they
+	 * resolve the family.  A request's own header version is not
+	 * checked (genetlink does not either): the kernel's YNL client
+	 * always sends 1 (tools/net/ynl/lib/ynl.py), and what keeps a
+	 * version-1 program from being misread is the commands' numbers,
+	 * from 32 (version 1's ended at 21: it gets -EOPNOTSUPP), and the
+	 * group's new name (version 1's "monitor" does not resolve).
+	 */
 	.version = EDGE_FAMILY_VERSION,
 	/* The ops' policies' span: non-parallel ops parse into one buffer. */
-	.maxattr = EDGE_A_MAX,
+	.maxattr = EDGE_NL_MAXATTR,
 	.netnsok = false,
 	.pre_doit = edge_nl_pre_doit,
 	.post_doit = edge_nl_post_doit,
@@ -1429,6 +1524,10 @@ int edge_nl_init(void)
 {
 	int ret;
 
+	/* The preset enum is the preset table, entry for entry. */
+	if (WARN_ON(!edge_preset_at(EDGE_NL_PRESET_MAX) ||
+		    edge_preset_at(EDGE_NL_PRESET_MAX + 1)))
+		return -EINVAL;
 	skb_queue_head_init(&edge_nl_deferred);
 	ret = genl_register_family(&edge_nl_family);
 	if (!ret)

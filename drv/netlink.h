@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The "edge" generic netlink family (netlink.c): control plane and the
- * monitor group's notifications.
+ * events group's notifications.
  */
 #ifndef _EDGE_NETLINK_H
 #define _EDGE_NETLINK_H

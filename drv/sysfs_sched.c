@@ -22,27 +22,6 @@ static const char * const stall_names[EDGE_STALL_NR] = {
 	[EDGE_STALL_MEMBAR] = "membar",
 };
 
-/* The model's tables (emul/gpu/strategy.c), for netlink.c too. */
-int edge_sched_find(const char *name)
-{
-	return edge_name_find(edge_sched_table, EDGE_SCHED_NR, name);
-}
-
-const char *edge_sched_name(u32 v)
-{
-	return edge_name_of(edge_sched_table, EDGE_SCHED_NR, v);
-}
-
-int edge_victim_find(const char *name)
-{
-	return edge_name_find(edge_victim_table, EDGE_VICTIM_NR, name);
-}
-
-const char *edge_victim_name(u32 v)
-{
-	return edge_name_of(edge_victim_table, EDGE_VICTIM_NR, v);
-}
-
 static struct edge_device *to_edev(struct device *dev)
 {
 	return dev_get_drvdata(dev);

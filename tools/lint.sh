@@ -4,11 +4,12 @@
 # kernel's headers (6.1 and 6.12: tools/vm/kmod.sh's build/kmod-SERIES,
 # where a compiler warning is a failure too), docutils over
 # Documentation/ (tools/rst-check.py), the netlink spec against the
-# kernel's own schema (linux-source-6.12's genetlink.yaml: prints
-# spec_schema=ok) and uapi/linux/edge_netlink.h against what the kernel's
-# YNL generator makes of the spec (tools/nlspec-gen.sh), and each op's
-# policy in drv/netlink.c against its request in the spec.  Prints TAP, one
-# test per tool and kernel; exits non-zero when any complains.
+# kernel's own schema (linux-source-6.12's genetlink-legacy.yaml, the
+# spec's protocol: prints spec_schema=ok) and uapi/linux/edge_netlink.h
+# against what the kernel's YNL generator makes of the spec
+# (tools/nlspec-gen.sh), and each op's policy in drv/netlink.c against
+# its request in the spec.  Prints TAP, one test per tool and kernel;
+# exits non-zero when any complains.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${CACHE:-$top/.cache}
@@ -93,8 +94,8 @@ else
 fi
 
 # The spec as the kernel's YNL tools read it: its protocol's schema
-# (Documentation/netlink/genetlink.yaml), and the uapi header the
-# generator makes of it, byte for byte (make nlspec-gen rewrites it).
+# (Documentation/netlink/PROTOCOL.yaml: genetlink-legacy.yaml), and the
+# uapi header the generator makes of it, byte for byte (make nlspec-gen rewrites it).
 ynl=$cache/linux-source-6.12
 spec=Documentation/netlink/specs/edge.yaml
 if out=$("$py" tools/nlspec-check.py --schema "$ynl/Documentation/netlink" "$spec" 2>&1); then

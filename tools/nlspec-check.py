@@ -20,9 +20,12 @@ genetlink.yaml for "genetlink"), as YNL's own tools do before reading a
 spec; prints one TAP line per schema error and exits 1 on any.
 
 With --policies, checks that each op's policy in NETLINK.c (drv/netlink.c:
-the .policy of its edge_nl_ops[] row) accepts exactly the attributes the
-spec lists for its do and dump requests: an entry of type NLA_REJECT is
-not accepted, any other designated entry is.  Exits 1 on any difference.
+the .policy of its edge_nl_ops[] row) spans its op's attribute set (its
+array is that set's MAX + 1) and accepts exactly the attributes the spec
+lists for its do and dump requests: an entry of type NLA_REJECT is not
+accepted, any other designated entry is; and that the spec's nl-preset
+is EDGE_PRESET_NAMES (emul/gpu/preset.h beside NETLINK.c's directory),
+in order.  Exits 1 on any difference.
 """
 import os
 import re
@@ -57,6 +60,8 @@ def expected(spec):
     # YNL's generator starts each enum at its first member's value (1),
     # with no UNSPEC: 0 is left unnamed.
     for s in spec['attribute-sets']:
+        if 'subset-of' in s:
+            continue        # its parent's numbers: no enum of its own
         prefix = s.get('name-prefix', spec['name'] + '-a-' + s['name'] + '-')
         items = []
         v = 1
@@ -129,23 +134,29 @@ def policy_check(path, c_path):
     """TAP for the C policies of the ops against the spec's requests."""
     spec = yaml.safe_load(open(path))
     text = open(c_path).read()
-    prefix = spec['attribute-sets'][0].get('name-prefix',
-                                           spec['name'] + '-a-')
-    cpre = cname(prefix)
-
-    def attr(c):
-        return c[len(cpre):].lower().replace('_', '-')
+    # Every attribute's C name, as (its set, its name); a subset-of set
+    # shares its parent's names.
+    names = {}
+    maxes = {}
+    for st in spec['attribute-sets']:
+        if 'subset-of' in st:
+            continue
+        prefix = st.get('name-prefix',
+                        spec['name'] + '-a-' + st['name'] + '-')
+        maxes[cname(prefix) + 'MAX'] = st['name']
+        for a in st['attributes']:
+            names[cname(prefix + a['name'])] = (st['name'], a['name'])
 
     policies = {}
-    for m in re.finditer(r'static const struct nla_policy (\w+)\[' +
-                         cpre + r'MAX \+ 1\] = \{\n(.*?)\n\};', text, re.S):
-        body = m.group(2)
+    for m in re.finditer(r'static const struct nla_policy (\w+)\[(\w+) \+ 1\]'
+                         r' = \{\n(.*?)\n\};', text, re.S):
+        if m.group(2) not in maxes:
+            continue
         acc = set()
-        for e in re.finditer(r'\[(' + cpre + r'\w+)\]\s*=\s*([^\[]*)',
-                             body):
+        for e in re.finditer(r'\[(\w+)\]\s*=\s*([^\[]*)', m.group(3)):
             if 'NLA_REJECT' not in e.group(2):
-                acc.add(attr(e.group(1)))
-        policies[m.group(1)] = acc
+                acc.add(names.get(e.group(1), ('?', e.group(1))))
+        policies[m.group(1)] = (maxes[m.group(2)], acc)
     ops = {}
     table = re.search(r'struct genl_ops \w+\[\] = \{(.*?)\n\};', text, re.S)
     opre = cname(spec['operations'].get('name-prefix',
@@ -158,25 +169,42 @@ def policy_check(path, c_path):
                 pol.group(1) if pol else None
     errors = []
     for op in spec['operations']['list']:
+        aset = op.get('attribute-set')
         want = set()
         for kind in ('do', 'dump'):
             req = (op.get(kind) or {}).get('request') or {}
-            want |= set(req.get('attributes', []))
+            want |= set((aset, a) for a in req.get('attributes', []))
         if op['name'] not in ops:
             continue
         pol = ops.pop(op['name'])
         if pol is None or pol not in policies:
             errors.append('%s: no policy of its own' % op['name'])
             continue
-        have = policies[pol]
+        pset, have = policies[pol]
+        if pset != aset:
+            errors.append('%s (%s) spans set %s, not its own %s' %
+                          (op['name'], pol, pset, aset))
         for a in sorted(have - want):
-            errors.append('%s (%s) accepts %s, not in its request' %
-                          (op['name'], pol, a))
+            errors.append('%s (%s) accepts %s %s, not in its request' %
+                          (op['name'], pol, a[0], a[1]))
         for a in sorted(want - have):
-            errors.append('%s (%s) refuses %s of its request' %
-                          (op['name'], pol, a))
+            errors.append('%s (%s) refuses %s %s of its request' %
+                          (op['name'], pol, a[0], a[1]))
     for op in ops:
         errors.append('%s: in the ops, not in the spec' % op)
+    # nl-preset is the model's preset table by index, which has no enum
+    # of its own for the C to assert against: its names, in order, are
+    # EDGE_PRESET_NAMES (emul/gpu/preset.h, which a host test holds to
+    # the table).
+    preset_h = os.path.join(os.path.dirname(os.path.abspath(c_path)),
+                            '..', 'emul', 'gpu', 'preset.h')
+    m = re.search(r'#define EDGE_PRESET_NAMES\s*\\\s*"([^"]*)"',
+                  open(preset_h).read())
+    table = [n.strip() for n in m.group(1).split(',')] if m else None
+    for d in spec.get('definitions', []):
+        if d['name'] == 'nl-preset' and d['entries'] != table:
+            errors.append('nl-preset %s is not EDGE_PRESET_NAMES %s' %
+                          (d['entries'], table))
     for e in errors:
         print('# ' + e)
     print('%s 1 - nlspec_policies: %s matches %s' %

@@ -394,7 +394,7 @@ static int add_dev0(void)
 
 	if (enl_open(&nl))
 		return -ENOENT;
-	ret = enl_dev_add(&nl, 0, NULL, -1);
+	ret = enl_dev_add(&nl, 0, -1, -1);
 	enl_close(&nl);
 	return ret;
 }
@@ -614,7 +614,7 @@ static bool dev1_exists(struct op *op)
 
 static int nl_add_run(struct op *op)
 {
-	return enl_dev_add(op->nl, 1, "lax", -1);
+	return enl_dev_add(op->nl, 1, EDGE_NL_PRESET_LAX, -1);
 }
 
 /* Made (and works: its stats read) or not there at all; then undone. */
@@ -634,7 +634,7 @@ static int nl_add_check(struct op *op, int ret, bool injected)
 
 static int nl_del_prep(struct op *op)
 {
-	return dev1_exists(op) ? 0 : enl_dev_add(op->nl, 1, NULL, -1);
+	return dev1_exists(op) ? 0 : enl_dev_add(op->nl, 1, -1, -1);
 }
 
 static int nl_del_run(struct op *op)
@@ -658,7 +658,7 @@ static int nl_set_run(struct op *op)
 
 	enl_msg(op->nl, &m, EDGE_CMD_DEV_SET, 0);
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
-	enl_put_u32(&m, EDGE_A_POLL_IDLE_US, 77);
+	enl_put_u32(&m, EDGE_A_DEV_POLL_IDLE_US, 77);
 	return enl_do(op->nl, &m, NULL, NULL);
 }
 
@@ -678,8 +678,8 @@ static int nl_sched_run(struct op *op)
 
 	enl_msg(op->nl, &m, EDGE_CMD_SCHED_SET, 0);
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
-	enl_put_str(&m, EDGE_A_QUEUE_POLICY, "edf");
-	enl_put_str(&m, EDGE_A_SCHED_POLICY, "preempt");
+	enl_put_u32(&m, EDGE_A_SCHED_QUEUE_POLICY, EDGE_NL_QUEUE_POLICY_EDF);
+	enl_put_u32(&m, EDGE_A_SCHED_POLICY, EDGE_NL_SIMT_PREEMPT);
 	return enl_do(op->nl, &m, NULL, NULL);
 }
 

@@ -698,11 +698,14 @@ static size_t nl_rand_attrs(uint8_t *p, size_t room, int depth)
 	size_t off = 0;
 	uint32_t n = below(7), i;
 
-	/* Mostly the attributes requests take, so that some get through. */
+	/*
+	 * Mostly the attributes requests take, so that some get through
+	 * (each set numbers its own: a number names one of each).
+	 */
 	static const uint16_t inputs[] = {
-		EDGE_A_DEV_INDEX, EDGE_A_DEV_INDEX, EDGE_A_PRESET,
-		EDGE_A_TIME_MODE, EDGE_A_POLL_IDLE_US, EDGE_A_TIME_SCALE_PCT,
-		EDGE_A_CPU, EDGE_A_PLACE_MEM, EDGE_A_PLACE_THREADS,
+		EDGE_A_DEV_INDEX, EDGE_A_DEV_INDEX, EDGE_A_DEV_PRESET,
+		EDGE_A_DEV_TIME_MODE, EDGE_A_DEV_POLL_IDLE_US, EDGE_A_DEV_TIME_SCALE_PCT,
+		EDGE_A_DEV_CPU, EDGE_A_PLACE_MEM, EDGE_A_PLACE_THREADS,
 		EDGE_A_PLACE_BLOCKS, EDGE_A_PLACE_POLICY, EDGE_A_PLACE_ID,
 	};
 
@@ -715,33 +718,14 @@ static size_t nl_rand_attrs(uint8_t *p, size_t room, int depth)
 		if (off + NLA_HDRLEN + len > room)
 			break;
 		a->nla_type = below(4) ? inputs[below(ARRAY_SIZE(inputs))] :
-					 below(EDGE_A_MAX + 4);
-		if (a->nla_type != EDGE_A_PRESET &&
-		    a->nla_type != EDGE_A_PLACE_POLICY && below(4))
+					 below(EDGE_A_STATS_MAX + 4);
+		if (below(4))
 			len = a->nla_type == EDGE_A_PLACE_MEM ||
 			      a->nla_type == EDGE_A_PLACE_ID ? 8 : 4;
 		for (uint32_t j = 0; j < len; j++)
 			p[off + NLA_HDRLEN + j] = below(3) ? 0 : (uint8_t)rnd();
 		if (len == 4 && below(2))	/* a small number */
 			p[off + NLA_HDRLEN] = below(8);
-		if (below(3) == 0 && a->nla_type == EDGE_A_PRESET && len) {
-			static const char *const names[] = { "edge", "lax",
-							     "h100-like", "x" };
-			const char *nm = names[below(4)];
-
-			len = strlen(nm) + below(2);
-			memcpy(p + off + NLA_HDRLEN, nm, len);
-		}
-		/* place: a policy's name, or almost one. */
-		if (below(3) == 0 && a->nla_type == EDGE_A_PLACE_POLICY && len) {
-			static const char *const names[] = { "sa", "cg",
-							     "mgb-alg2",
-							     "mgb-alg3" };
-			const char *nm = names[below(4)];
-
-			len = strlen(nm) + below(2);
-			memcpy(p + off + NLA_HDRLEN, nm, len);
-		}
 		if (depth < 2 && !below(6)) {
 			a->nla_type |= NLA_F_NESTED;
 			len = nl_rand_attrs(p + off + NLA_HDRLEN,
@@ -771,7 +755,7 @@ static void nl_spare_edge0(struct enl_msg *m, uint8_t cmd)
 	while (len >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
 	       a->nla_len <= len) {
 		if ((a->nla_type & NLA_TYPE_MASK) == EDGE_A_DEV_INDEX)
-			a->nla_type = EDGE_A_MAX + 1;	/* unknown: EINVAL */
+			a->nla_type = EDGE_A_DEV_MAX + 1;	/* unknown: EINVAL */
 		len -= NLA_ALIGN(a->nla_len);
 		a = (void *)((char *)a + NLA_ALIGN(a->nla_len));
 	}
@@ -780,7 +764,10 @@ static void nl_spare_edge0(struct enl_msg *m, uint8_t cmd)
 static void op_netlink(void)
 {
 	struct enl_msg m;
-	uint8_t cmd = below(4) ? 1 + below(EDGE_CMD_MAX) : below(256);
+	/* Mostly version 2's commands, which start at EDGE_CMD_DEV_GET. */
+	uint8_t cmd = below(4) ? EDGE_CMD_DEV_GET +
+				 below(EDGE_CMD_MAX - EDGE_CMD_DEV_GET + 1) :
+				 below(256);
 	size_t room;
 	int ret;
 
@@ -887,7 +874,7 @@ static void run_calls(unsigned long n)
 static int unplug_loop(const pid_t *pids, int *unbalanced)
 {
 	struct enl nl, mon;
-	struct enl_reply r;
+	struct enl_reply r, st;
 	int rounds = 0, i, live, ret;
 
 	if (enl_open(&nl) || enl_open(&mon) || enl_subscribe(&mon))
@@ -901,14 +888,17 @@ static int unplug_loop(const pid_t *pids, int *unbalanced)
 		       (r.cmd != EDGE_CMD_DEV_DEL_NTF ||
 			enl_u32(&r, EDGE_A_DEV_INDEX)))
 			;
+		enl_final(&r, &st);
 		if (!ret &&
-		    (enl_u64(&r, EDGE_A_SUBMITTED) !=
-		     enl_u64(&r, EDGE_A_COMPLETED) + enl_u64(&r, EDGE_A_ERRORS) +
-		     enl_u64(&r, EDGE_A_REJECTED) + enl_u64(&r, EDGE_A_CANCELLED) ||
-		     enl_u32(&r, EDGE_A_INFLIGHT)))
+		    (enl_u64(&st, EDGE_A_STATS_SUBMITTED) !=
+		     enl_u64(&st, EDGE_A_STATS_COMPLETED) +
+		     enl_u64(&st, EDGE_A_STATS_ERRORS) +
+		     enl_u64(&st, EDGE_A_STATS_REJECTED) +
+		     enl_u64(&st, EDGE_A_STATS_CANCELLED) ||
+		     enl_u32(&st, EDGE_A_STATS_INFLIGHT)))
 			++*unbalanced;
 		if (!ret)
-			ret = enl_dev_add(&nl, 0, NULL, -1);
+			ret = enl_dev_add(&nl, 0, -1, -1);
 		if (ret && ret != -EEXIST) {
 			ksft_print_msg("unplug round %d: %s\n", rounds,
 				       strerror(-ret));

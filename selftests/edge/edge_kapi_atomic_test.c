@@ -10,7 +10,7 @@
  * What is asserted is behaviour: every packet sent completes and
  * verifies, the books balance, and the kernel is not tainted by a
  * warning.  The packets nicsim drops it reports from its timer
- * (edge_kq_dropped()): the monitor group hears of every one of them,
+ * (edge_kq_dropped()): the events group hears of every one of them,
  * from process context, in a message a second at most.  Under a debug kernel (DEBUG_ATOMIC_SLEEP, lockdep) a sleep
  * or an irq-unsafe lock on these paths is such a warning.
  */
@@ -93,7 +93,7 @@ TEST_F(atomic, ring_and_reap)
 }
 
 /*
- * Drops counted in hard-interrupt context reach the monitor group: the
+ * Drops counted in hard-interrupt context reach the events group: the
  * ekt-drop-ntf counts add up to nicsim's own drop counters, exactly, in
  * few messages (at most one a second per device), and nothing sleeps or
  * warns on the way (the debug kernel's DEBUG_ATOMIC_SLEEP).

@@ -3,7 +3,7 @@
  * edge.ko under an unprivileged user who takes everything it can (issue
  * 23, defects 8, 9 and the reused-PID item of 11).  As nobody (uid 65534,
  * set after fork) a child grabs EKT entries, device memory, placements,
- * the monitor group and a 2^63-block grid, and holds what it got while
+ * the events group and a 2^63-block grid, and holds what it got while
  * root, and a kernel user (edge_nicsim.ko), still register and place.
  * Admin-guide "Limits for unprivileged users" names each knob.
  */
@@ -439,7 +439,7 @@ TEST_F_TIMEOUT(limits, nobody_reservations, 300)
 	EXPECT_EQ(0, edge_sysfs_read(0, "mem_reservations"));
 }
 
-/* Defect 9: the monitor group is root's; nobody's join is refused. */
+/* Defect 9: the events group is root's; nobody's join is refused. */
 TEST_F(limits, monitor_join_refused_to_nobody)
 {
 	struct enl nl;

@@ -3,7 +3,7 @@
  * The "edge" generic netlink family and devices made at run time:
  * every command's happy path and errors (errno and extack text), EPERM
  * for an unprivileged writer, dumps that span several messages and come
- * back whole and once, the monitor group's notifications in order, the
+ * back whole and once, the events group's notifications in order, the
  * 64-device limit, and dev del as a hot-unplug of a device that is in use
  * (cancelled completions, ENODEV, mappings still safe, names reused).
  */
@@ -50,7 +50,9 @@ static void count_dev(const struct enl_reply *r, void *arg)
 
 	if (i < EDGE_NL_MAX_SEEN)
 		d->seen[i]++;
-	if (r->a[EDGE_A_EKT_ID] && enl_u32(r, EDGE_A_EKT_ID) < EDGE_NL_MAX_SEEN)
+	/* Each set numbers its own: an EKT id only in ekt-get's replies. */
+	if (r->cmd == EDGE_CMD_EKT_GET && r->a[EDGE_A_EKT_ID] &&
+	    enl_u32(r, EDGE_A_EKT_ID) < EDGE_NL_MAX_SEEN)
 		d->seen[enl_u32(r, EDGE_A_EKT_ID)] += 1000;
 	d->n++;
 	enl_reply_copy(&d->last, r);
@@ -87,10 +89,10 @@ TEST_F(nl, dev_get_do_and_dump)
 	ASSERT_EQ(0, dev_get(&self->nl, 0, &d));
 	ASSERT_EQ(1, d.n);
 	EXPECT_STREQ("edge0", enl_str(&d.last, EDGE_A_DEV_NAME));
-	EXPECT_STREQ("edge", enl_str(&d.last, EDGE_A_PRESET));
-	EXPECT_EQ(EDGE_NL_TIME_VIRTUAL, enl_u32(&d.last, EDGE_A_TIME_MODE));
+	EXPECT_EQ(EDGE_NL_PRESET_EDGE, enl_u32(&d.last, EDGE_A_DEV_PRESET));
+	EXPECT_EQ(EDGE_NL_TIME_VIRTUAL, enl_u32(&d.last, EDGE_A_DEV_TIME_MODE));
 	EXPECT_EQ(edge_sysfs_read(0, "poll_idle_us"),
-		  enl_u32(&d.last, EDGE_A_POLL_IDLE_US));
+		  enl_u32(&d.last, EDGE_A_DEV_POLL_IDLE_US));
 
 	memset(&d, 0, sizeof(d));
 	enl_msg(&self->nl, &m, EDGE_CMD_DEV_GET, NLM_F_DUMP);
@@ -138,14 +140,14 @@ TEST_F(nl, dev_add_del)
 	struct devs d;
 	char buf[64];
 
-	ASSERT_EQ(0, enl_dev_add(&self->nl, -1, "h100-like", EDGE_NL_TIME_REAL));
+	ASSERT_EQ(0, enl_dev_add(&self->nl, -1, EDGE_NL_PRESET_H100_LIKE, EDGE_NL_TIME_REAL));
 	ASSERT_TRUE(wait_path("/dev/edge1", 1, 2000));
 	ASSERT_EQ(0, edge_sysfs_str(1, "preset", buf, sizeof(buf)));
 	EXPECT_STREQ("h100-like", buf);
 	ASSERT_EQ(0, edge_sysfs_str(1, "time_mode", buf, sizeof(buf)));
 	EXPECT_STREQ("real", buf);
 	ASSERT_EQ(0, dev_get(&self->nl, 1, &d));
-	EXPECT_STREQ("h100-like", enl_str(&d.last, EDGE_A_PRESET));
+	EXPECT_EQ(EDGE_NL_PRESET_H100_LIKE, enl_u32(&d.last, EDGE_A_DEV_PRESET));
 	/* A device made at run time runs events like one made at load. */
 	EXPECT_EQ(EDGE_CQE_DONE, echo_on("/dev/edge1"));
 	ASSERT_EQ(0, enl_dev_del(&self->nl, 1));
@@ -155,7 +157,7 @@ TEST_F(nl, dev_add_del)
 	EXPECT_STREQ("no such device", self->nl.ext);
 	EXPECT_EQ(-ENODEV, enl_dev_del(&self->nl, 1));
 	/* The name and minor are free again. */
-	ASSERT_EQ(0, enl_dev_add(&self->nl, 1, NULL, -1));
+	ASSERT_EQ(0, enl_dev_add(&self->nl, 1, -1, -1));
 	ASSERT_TRUE(wait_path("/dev/edge1", 1, 2000));
 	ASSERT_EQ(0, edge_sysfs_str(1, "preset", buf, sizeof(buf)));
 	EXPECT_STREQ("edge", buf);	/* the module's default */
@@ -180,22 +182,24 @@ TEST_F(nl, errors_carry_extack)
 {
 	struct enl_msg m;
 
-	EXPECT_EQ(-EINVAL, enl_dev_add(&self->nl, -1, "bogus", -1));
-	EXPECT_STREQ("unknown preset (edge, lax, h100-like, gtx480-pai, "
-		     "rtx2080ti, p100, v100, v100-32g)", self->nl.ext);
-	EXPECT_EQ(-EEXIST, enl_dev_add(&self->nl, 0, NULL, -1));
+	/* A name past its enum: the attribute and the enum's last value. */
+	EXPECT_EQ(-ERANGE, enl_dev_add(&self->nl, -1, EDGE_NL_PRESET_MAX + 1, -1));
+	EXPECT_STREQ("integer out of range", self->nl.ext);
+	EXPECT_TRUE(self->nl.pol & ENL_POL_MAX);
+	EXPECT_EQ(EDGE_NL_PRESET_MAX, self->nl.pol_max);
+	EXPECT_EQ(-EEXIST, enl_dev_add(&self->nl, 0, -1, -1));
 	EXPECT_STREQ("device index in use", self->nl.ext);
 	/* Policy ranges: the core's errno and message. */
-	EXPECT_EQ(-ERANGE, enl_dev_add(&self->nl, 64, NULL, -1));
+	EXPECT_EQ(-ERANGE, enl_dev_add(&self->nl, 64, -1, -1));
 	EXPECT_STREQ("integer out of range", self->nl.ext);
-	EXPECT_EQ(-ERANGE, enl_dev_add(&self->nl, -1, NULL, 2));
+	EXPECT_EQ(-ERANGE, enl_dev_add(&self->nl, -1, -1, 2));
 	EXPECT_STREQ("integer out of range", self->nl.ext);
 	/* An attribute the family does not know; a reply-only one. */
 	enl_msg(&self->nl, &m, EDGE_CMD_DEV_ADD, 0);
-	enl_put_u32(&m, EDGE_A_MAX + 1, 1);
+	enl_put_u32(&m, EDGE_A_DEV_MAX + 1, 1);
 	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
 	enl_msg(&self->nl, &m, EDGE_CMD_DEV_ADD, 0);
-	enl_put_u32(&m, EDGE_A_SUBMITTED, 1);
+	enl_put_u32(&m, EDGE_A_DEV_MEM_USED, 1);
 	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
 	/* A wrong length. */
 	enl_msg(&self->nl, &m, EDGE_CMD_DEV_GET, 0);
@@ -207,19 +211,19 @@ TEST_F(nl, errors_carry_extack)
 	/* Knobs: ranges and combinations, nothing changed on error. */
 	enl_msg(&self->nl, &m, EDGE_CMD_DEV_SET, 0);
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
-	enl_put_u32(&m, EDGE_A_POLL_IDLE_US, 5);
-	enl_put_u32(&m, EDGE_A_TIME_SCALE_PCT, 50);
+	enl_put_u32(&m, EDGE_A_DEV_POLL_IDLE_US, 5);
+	enl_put_u32(&m, EDGE_A_DEV_TIME_SCALE_PCT, 50);
 	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
 	EXPECT_STREQ("a virtual-time device has no time scale", self->nl.ext);
 	EXPECT_EQ(1000, edge_sysfs_read(0, "poll_idle_us"));
 	enl_msg(&self->nl, &m, EDGE_CMD_DEV_SET, 0);
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
-	enl_put_u32(&m, EDGE_A_CPU, 4096);
+	enl_put_u32(&m, EDGE_A_DEV_CPU, 4096);
 	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
 	EXPECT_STREQ("CPU is not online", self->nl.ext);
 	enl_msg(&self->nl, &m, EDGE_CMD_DEV_SET, 0);
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
-	enl_put_u32(&m, EDGE_A_POLL_IDLE_US, 10000001);
+	enl_put_u32(&m, EDGE_A_DEV_POLL_IDLE_US, 10000001);
 	EXPECT_EQ(-ERANGE, enl_do(&self->nl, &m, NULL, NULL));
 	/* An unknown command. */
 	enl_msg(&self->nl, &m, EDGE_CMD_MAX + 1, 0);
@@ -230,11 +234,77 @@ TEST_F(nl, errors_carry_extack)
 	/* Happy path of the knobs. */
 	enl_msg(&self->nl, &m, EDGE_CMD_DEV_SET, 0);
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
-	enl_put_u32(&m, EDGE_A_POLL_IDLE_US, 5);
-	enl_put_u32(&m, EDGE_A_CPU, 0);
+	enl_put_u32(&m, EDGE_A_DEV_POLL_IDLE_US, 5);
+	enl_put_u32(&m, EDGE_A_DEV_CPU, 0);
 	EXPECT_EQ(0, enl_do(&self->nl, &m, NULL, NULL));
 	EXPECT_EQ(5, edge_sysfs_read(0, "poll_idle_us"));
 	EXPECT_EQ(0, edge_sysfs_read(0, "cpu"));
+}
+
+/*
+ * Version 2 (issue 26): the family says so, and nothing of version 1
+ * reaches it.  Version 1 numbered its commands 1 to 21 (dev-get, dev-add,
+ * ..., ekt-drop-ntf) under one flat attribute space and named its group
+ * "monitor": an old program's request must find no op (EOPNOTSUPP), not
+ * be read under version 2's sets, and an old monitor must find no group.
+ * A request's header version is not what tells them apart: the kernel's
+ * YNL always sends 1, and version 2's commands work under it.
+ */
+#define V1_CMD_LAST	21	/* version 1's ekt-drop-ntf */
+
+TEST_F(nl, version_2_refuses_version_1)
+{
+	static const uint8_t v1_dumps[] = { 1, 6, 14 };	/* dev, ekt, job get */
+	struct genlmsghdr *g;
+	struct enl_msg m;
+	struct devs d;
+	struct enl old;
+	unsigned int i;
+	uint8_t cmd;
+
+	EXPECT_EQ(2, EDGE_FAMILY_VERSION);
+	EXPECT_EQ(EDGE_FAMILY_VERSION, self->nl.version);
+	/* Past version 1's: no command number means two things. */
+	EXPECT_LT(V1_CMD_LAST, EDGE_CMD_DEV_GET);
+	for (cmd = 1; cmd <= V1_CMD_LAST; cmd++) {
+		/* Version 1's dev-index was 2 (after pad): device 0. */
+		enl_init(&self->nl, &m, self->nl.family, cmd, 0);
+		g = NLMSG_DATA(&m.nlh);
+		g->version = 1;
+		enl_put_u32(&m, 2, 0);
+		EXPECT_EQ(-EOPNOTSUPP, enl_do(&self->nl, &m, NULL, NULL))
+			TH_LOG("version 1's command %u", cmd);
+	}
+	for (i = 0; i < ARRAY_SIZE(v1_dumps); i++) {
+		enl_init(&self->nl, &m, self->nl.family, v1_dumps[i],
+			 NLM_F_DUMP);
+		enl_put_u32(&m, 2, 0);
+		EXPECT_EQ(-EOPNOTSUPP, enl_do(&self->nl, &m, NULL, NULL))
+			TH_LOG("version 1's dump %u", v1_dumps[i]);
+	}
+	/* Nothing was made or removed by them. */
+	EXPECT_TRUE(path_exists("/dev/edge0"));
+	ASSERT_EQ(0, dev_get(&self->nl, 0, &d));
+	/* Version 2's commands under header version 1 (YNL's) and 2. */
+	for (i = 1; i <= 2; i++) {
+		memset(&d, 0, sizeof(d));
+		enl_msg(&self->nl, &m, EDGE_CMD_DEV_GET, 0);
+		g = NLMSG_DATA(&m.nlh);
+		g->version = i;
+		enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
+		EXPECT_EQ(0, enl_do(&self->nl, &m, count_dev, &d))
+			TH_LOG("header version %u", i);
+		EXPECT_EQ(1, d.n);
+		EXPECT_EQ(EDGE_CMD_DEV_GET, d.last.cmd);
+	}
+	/* The old group's name resolves to nothing; the new one does. */
+	ASSERT_EQ(0, enl_open(&old));
+	ASSERT_EQ(0, enl_resolve_grp(&old, "monitor"));
+	EXPECT_EQ(0, old.mcgrp);
+	ASSERT_EQ(0, enl_resolve_grp(&old, EDGE_MCGRP_EVENTS));
+	EXPECT_NE(0, old.mcgrp);
+	EXPECT_STRNE("monitor", EDGE_MCGRP_EVENTS);
+	enl_close(&old);
 }
 
 /* @m with a u32 @type appended; where it went (an extack offset). */
@@ -256,14 +326,14 @@ static uint32_t put_u32_at(struct enl_msg *m, uint16_t type, uint32_t v)
 TEST_F(nl, per_op_policy)
 {
 	static const struct { uint8_t cmd; uint16_t flags, type; } foreign[] = {
-		{ EDGE_CMD_DEV_GET, 0, EDGE_A_PLACE_MEM },
-		{ EDGE_CMD_DEV_SET, 0, EDGE_A_PRESET },
-		{ EDGE_CMD_DEV_DEL, 0, EDGE_A_POLL_IDLE_US },
-		{ EDGE_CMD_STATS_GET, 0, EDGE_A_SCHED_FLUSH },
+		{ EDGE_CMD_DEV_GET, 0, EDGE_A_DEV_PRESET },
+		{ EDGE_CMD_DEV_SET, 0, EDGE_A_DEV_PRESET },
+		{ EDGE_CMD_DEV_DEL, 0, EDGE_A_DEV_POLL_IDLE_US },
+		{ EDGE_CMD_STATS_GET, 0, EDGE_A_STATS_SUBMITTED },
 		{ EDGE_CMD_SCHED_GET, 0, EDGE_A_SCHED_RESERVE_PCT },
-		{ EDGE_CMD_PLACE_RELEASE, 0, EDGE_A_DEV_INDEX },
-		{ EDGE_CMD_EKT_GET, NLM_F_DUMP, EDGE_A_JOB_QUEUE },
-		{ EDGE_CMD_JOB_GET, NLM_F_DUMP, EDGE_A_EKT_ID },
+		{ EDGE_CMD_PLACE_RELEASE, 0, EDGE_A_PLACE_DEV_INDEX },
+		{ EDGE_CMD_EKT_GET, NLM_F_DUMP, EDGE_A_EKT_ID },
+		{ EDGE_CMD_JOB_GET, NLM_F_DUMP, EDGE_A_JOB_QUEUE },
 	};
 	struct enl_msg m;
 	uint32_t off;
@@ -284,20 +354,13 @@ TEST_F(nl, per_op_policy)
 	/* Refused whole: the device is still there, its knob unchanged. */
 	EXPECT_TRUE(path_exists("/dev/edge0"));
 	EXPECT_EQ(1000, edge_sysfs_read(0, "poll_idle_us"));
-	/* A retired knob of sched-set: its own message. */
-	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
-	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
-	off = put_u32_at(&m, EDGE_A_CP_UNUSED_1, 1);
-	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
-	EXPECT_STREQ("a policy's knob: policy-param", self->nl.ext);
-	EXPECT_EQ(off, self->nl.bad_off);
 	/* A range: the attribute by offset, both limits by the policy. */
 	enl_msg(&self->nl, &m, EDGE_CMD_DEV_SET, 0);
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
-	off = put_u32_at(&m, EDGE_A_TIME_SCALE_PCT, 10001);
+	off = put_u32_at(&m, EDGE_A_DEV_TIME_SCALE_PCT, 10001);
 	EXPECT_EQ(-ERANGE, enl_do(&self->nl, &m, NULL, NULL));
 	EXPECT_STREQ("integer out of range", self->nl.ext);
-	EXPECT_EQ(EDGE_A_TIME_SCALE_PCT, enl_bad_attr(&self->nl, &m));
+	EXPECT_EQ(EDGE_A_DEV_TIME_SCALE_PCT, enl_bad_attr(&self->nl, &m));
 	EXPECT_EQ(ENL_POL_MIN | ENL_POL_MAX, self->nl.pol);
 	EXPECT_EQ(1, self->nl.pol_min);
 	EXPECT_EQ(10000, self->nl.pol_max);
@@ -329,14 +392,14 @@ static int nobody_writes(void)
 		return 101;
 	if (dev_get(&nl, 0, &d) || d.n != 1)
 		return 102;
-	if (enl_dev_add(&nl, -1, NULL, -1) != -EPERM ||
+	if (enl_dev_add(&nl, -1, -1, -1) != -EPERM ||
 	    strcmp(nl.ext, "changing a device needs CAP_SYS_ADMIN"))
 		return 103;
 	if (enl_dev_del(&nl, 0) != -EPERM)
 		return 104;
 	enl_msg(&nl, &m, EDGE_CMD_DEV_SET, 0);
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
-	enl_put_u32(&m, EDGE_A_POLL_IDLE_US, 5);
+	enl_put_u32(&m, EDGE_A_DEV_POLL_IDLE_US, 5);
 	if (enl_do(&nl, &m, NULL, NULL) != -EPERM)
 		return 105;
 	enl_msg(&nl, &m, EDGE_CMD_STATS_GET, 0);
@@ -345,7 +408,7 @@ static int nobody_writes(void)
 		return 106;
 	enl_msg(&nl, &m, EDGE_CMD_SCHED_SET, 0);
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
-	enl_put_str(&m, EDGE_A_QUEUE_POLICY, "edf");
+	enl_put_u32(&m, EDGE_A_SCHED_QUEUE_POLICY, EDGE_NL_QUEUE_POLICY_EDF);
 	if (enl_do(&nl, &m, NULL, NULL) != -EPERM)
 		return 107;
 	enl_msg(&nl, &m, EDGE_CMD_SCHED_GET, 0);
@@ -384,7 +447,7 @@ static int net_admin_writes(void)
 	/* The socket's opener and the sender both lack CAP_SYS_ADMIN. */
 	if (enl_open(&nl))
 		return 101;
-	if (enl_dev_add(&nl, -1, NULL, -1) != -EPERM ||
+	if (enl_dev_add(&nl, -1, -1, -1) != -EPERM ||
 	    strcmp(nl.ext, "changing a device needs CAP_SYS_ADMIN"))
 		return 102;
 	if (enl_dev_del(&nl, 0) != -EPERM)
@@ -415,8 +478,8 @@ TEST_F(nl, limit_and_multi_message_dump)
 	/* Its reads are all 4 KiB: the kernel fills no bigger messages. */
 	ASSERT_EQ(0, enl_open(&small));
 	for (i = 1; i < 64; i++)
-		ASSERT_EQ(0, enl_dev_add(&self->nl, -1, "lax", -1));
-	EXPECT_EQ(-ENOSPC, enl_dev_add(&self->nl, -1, NULL, -1));
+		ASSERT_EQ(0, enl_dev_add(&self->nl, -1, EDGE_NL_PRESET_LAX, -1));
+	EXPECT_EQ(-ENOSPC, enl_dev_add(&self->nl, -1, -1, -1));
 	EXPECT_STREQ("device limit (64) reached", self->nl.ext);
 	memset(&d, 0, sizeof(d));
 	enl_msg(&small, &m, EDGE_CMD_DEV_GET, NLM_F_DUMP);
@@ -430,7 +493,7 @@ TEST_F(nl, limit_and_multi_message_dump)
 	/* Free one in the middle: the next add takes it. */
 	ASSERT_EQ(0, enl_dev_del(&self->nl, 17));
 	ASSERT_EQ(0, dev_get(&self->nl, 0, &d));
-	ASSERT_EQ(0, enl_dev_add(&self->nl, -1, NULL, -1));
+	ASSERT_EQ(0, enl_dev_add(&self->nl, -1, -1, -1));
 	ASSERT_EQ(0, dev_get(&self->nl, 17, &d));
 	EXPECT_EQ(1, d.n);
 }
@@ -588,10 +651,10 @@ TEST_F(nl, job_dump_whole_and_once)
 TEST_F(nl, stats_match_sysfs)
 {
 	static const struct { int attr; const char *name; } st[] = {
-		{ EDGE_A_SUBMITTED, "submitted" },
-		{ EDGE_A_COMPLETED, "completed" },
-		{ EDGE_A_CANCELLED, "cancelled" },
-		{ EDGE_A_JOBS_SUBMITTED, "jobs_submitted" },
+		{ EDGE_A_STATS_SUBMITTED, "submitted" },
+		{ EDGE_A_STATS_COMPLETED, "completed" },
+		{ EDGE_A_STATS_CANCELLED, "cancelled" },
+		{ EDGE_A_STATS_JOBS_SUBMITTED, "jobs_submitted" },
 	};
 	struct edge_register reg;
 	struct edge_queue q;
@@ -615,13 +678,30 @@ TEST_F(nl, stats_match_sysfs)
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
 	ASSERT_EQ(0, enl_do(&self->nl, &m, count_dev, &d));
 	ASSERT_EQ(1, d.n);
-	EXPECT_EQ(3, enl_u64(&d.last, EDGE_A_COMPLETED));
+	EXPECT_EQ(3, enl_u64(&d.last, EDGE_A_STATS_COMPLETED));
 	for (i = 0; i < sizeof(st) / sizeof(st[0]); i++)
 		EXPECT_EQ(edge_sysfs_read(0, st[i].name),
 			  (long long)enl_u64(&d.last, st[i].attr));
-	EXPECT_EQ(1, enl_u32(&d.last, EDGE_A_EKT_USED));
+	EXPECT_EQ(1, enl_u32(&d.last, EDGE_A_STATS_EKT_USED));
 	edge_queue_destroy(&q);
 	edge_close(&dev);
+}
+
+/* The spec's enums' names (nl-simt, nl-queue-policy), as sysfs has them. */
+static const char * const simt_names[] = { "drain", "reserve", "preempt" };
+static const char * const queue_names[] = {
+	"rr", "mlfq", "edf", "sjf", "ljf", "srf", "prema", "lax", "lax-sw",
+	"lax-cpu", "bat", "bay", "pro", "lax-p"
+};
+
+_Static_assert(ARRAY_SIZE(simt_names) == EDGE_NL_SIMT_MAX + 1, "nl-simt");
+_Static_assert(ARRAY_SIZE(queue_names) == EDGE_NL_QUEUE_POLICY_MAX + 1,
+	       "nl-queue-policy");
+
+static const char *enum_name(const char * const *names, unsigned int n,
+			     uint32_t v)
+{
+	return v < n ? names[v] : "?";
 }
 
 static int sched_str(const char *attr, char *buf, size_t len)
@@ -632,8 +712,8 @@ static int sched_str(const char *attr, char *buf, size_t len)
 /*
  * A policy's knob by name (policy-param): set and read back through its
  * descriptor; a value out of its range is refused with the knob and its
- * limits in the extack, an unknown name or a retired per-policy
- * attribute with their own, and a refused request changes nothing.
+ * limits in the extack, an unknown name with its own, and a refused
+ * request changes nothing.
  */
 TEST_F(nl, policy_param)
 {
@@ -654,7 +734,7 @@ TEST_F(nl, policy_param)
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
 	ASSERT_EQ(0, enl_do(&self->nl, &m, count_dev, &d));
 	ASSERT_EQ(1, d.n);
-	ASSERT_NE(NULL, d.last.a[EDGE_A_POLICY_PARAM]);
+	ASSERT_NE(NULL, d.last.a[EDGE_A_SCHED_POLICY_PARAM]);
 	EXPECT_EQ(7000ULL, enl_param(&d.last, "prema_ns",
 				     EDGE_A_POLICY_PARAM_VALUE));
 	EXPECT_EQ(1000ULL, enl_param(&d.last, "prema_ns",
@@ -669,7 +749,7 @@ TEST_F(nl, policy_param)
 	/* Below its least, with a queue policy that would be taken. */
 	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
-	enl_put_str(&m, EDGE_A_QUEUE_POLICY, "edf");
+	enl_put_u32(&m, EDGE_A_SCHED_QUEUE_POLICY, EDGE_NL_QUEUE_POLICY_EDF);
 	enl_put_param(&m, "prema_ns", 999);
 	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
 	EXPECT_STREQ("prema_ns: from 1000 to 1000000000", self->nl.ext);
@@ -689,14 +769,6 @@ TEST_F(nl, policy_param)
 	enl_put_param(&m, "prema_nsx", 5000);
 	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
 	EXPECT_STREQ("no policy has a knob of this name", self->nl.ext);
-	EXPECT_EQ(7000, edge_sysfs_read(0, "cp/prema_ns"));
-
-	/* The old per-policy attribute: refused, saying where it went. */
-	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
-	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
-	enl_put_u32(&m, EDGE_A_CP_UNUSED_2, 5000);
-	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
-	EXPECT_STREQ("a policy's knob: policy-param", self->nl.ext);
 	EXPECT_EQ(7000, edge_sysfs_read(0, "cp/prema_ns"));
 
 	/* Its limits themselves are taken. */
@@ -734,9 +806,12 @@ TEST_F(nl, sched_get_set)
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
 	ASSERT_EQ(0, enl_do(&self->nl, &m, count_dev, &d));
 	ASSERT_EQ(0, sched_str("sched/policy", buf, sizeof(buf)));
-	EXPECT_STREQ(buf, enl_str(&d.last, EDGE_A_SCHED_POLICY));
+	EXPECT_STREQ(buf, enum_name(simt_names, ARRAY_SIZE(simt_names),
+				    enl_u32(&d.last, EDGE_A_SCHED_POLICY)));
 	ASSERT_EQ(0, sched_str("sched/queue_policy", buf, sizeof(buf)));
-	EXPECT_STREQ(buf, enl_str(&d.last, EDGE_A_QUEUE_POLICY));
+	EXPECT_STREQ(buf, enum_name(queue_names, ARRAY_SIZE(queue_names),
+				    enl_u32(&d.last,
+					    EDGE_A_SCHED_QUEUE_POLICY)));
 	EXPECT_EQ(edge_sysfs_read(0, "cp/prema_ns"),
 		  enl_param(&d.last, "prema_ns", EDGE_A_POLICY_PARAM_VALUE));
 	EXPECT_EQ(edge_sysfs_read(0, "sched/reserve_pct"),
@@ -744,10 +819,10 @@ TEST_F(nl, sched_get_set)
 
 	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
-	enl_put_str(&m, EDGE_A_SCHED_POLICY, "preempt");
-	enl_put_str(&m, EDGE_A_SCHED_VICTIM, "newest");
-	enl_put_str(&m, EDGE_A_QUEUE_POLICY, "lax");
-	enl_put_str(&m, EDGE_A_TB_POLICY, "srtf");
+	enl_put_u32(&m, EDGE_A_SCHED_POLICY, EDGE_NL_SIMT_PREEMPT);
+	enl_put_u32(&m, EDGE_A_SCHED_VICTIM, EDGE_NL_VICTIM_NEWEST);
+	enl_put_u32(&m, EDGE_A_SCHED_QUEUE_POLICY, EDGE_NL_QUEUE_POLICY_LAX);
+	enl_put_u32(&m, EDGE_A_SCHED_TB_POLICY, EDGE_NL_TB_POLICY_SRTF);
 	enl_put_param(&m, "prema_ns", 2000);
 	enl_put_u32(&m, EDGE_A_SCHED_FLUSH, 5);
 	ASSERT_EQ(0, enl_do(&self->nl, &m, NULL, NULL));
@@ -764,38 +839,41 @@ TEST_F(nl, sched_get_set)
 	EXPECT_STREQ("boost+loads", buf);
 	ASSERT_EQ(0, enl_next_ntf(&mon, &r, 2000));
 	EXPECT_EQ(EDGE_CMD_POLICY_NTF, r.cmd);
-	EXPECT_STREQ("lax", enl_str(&r, EDGE_A_QUEUE_POLICY));
-	EXPECT_STREQ("preempt", enl_str(&r, EDGE_A_SCHED_POLICY));
+	EXPECT_EQ(EDGE_NL_QUEUE_POLICY_LAX, enl_u32(&r, EDGE_A_SCHED_QUEUE_POLICY));
+	EXPECT_EQ(EDGE_NL_SIMT_PREEMPT, enl_u32(&r, EDGE_A_SCHED_POLICY));
 
 	/* Errors change nothing, each with its message. */
 	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
-	enl_put_str(&m, EDGE_A_SCHED_POLICY, "drain");
-	enl_put_str(&m, EDGE_A_QUEUE_POLICY, "fifo");
-	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
-	EXPECT_STREQ("unknown queue policy", self->nl.ext);
+	enl_put_u32(&m, EDGE_A_SCHED_POLICY, EDGE_NL_SIMT_DRAIN);
+	enl_put_u32(&m, EDGE_A_SCHED_QUEUE_POLICY, EDGE_NL_QUEUE_POLICY_MAX + 1);
+	EXPECT_EQ(-ERANGE, enl_do(&self->nl, &m, NULL, NULL));
+	EXPECT_STREQ("integer out of range", self->nl.ext);
+	EXPECT_EQ(EDGE_A_SCHED_QUEUE_POLICY, enl_bad_attr(&self->nl, &m));
+	EXPECT_EQ(EDGE_NL_QUEUE_POLICY_MAX, self->nl.pol_max);
 	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
-	enl_put_str(&m, EDGE_A_SCHED_POLICY, "drain");
-	enl_put_str(&m, EDGE_A_TB_POLICY, "fastest");
-	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
-	EXPECT_STREQ("unknown thread-block policy", self->nl.ext);
+	enl_put_u32(&m, EDGE_A_SCHED_POLICY, EDGE_NL_SIMT_DRAIN);
+	enl_put_u32(&m, EDGE_A_SCHED_TB_POLICY, EDGE_NL_TB_POLICY_MAX + 1);
+	EXPECT_EQ(-ERANGE, enl_do(&self->nl, &m, NULL, NULL));
+	EXPECT_EQ(EDGE_A_SCHED_TB_POLICY, enl_bad_attr(&self->nl, &m));
+	EXPECT_EQ(EDGE_NL_TB_POLICY_MAX, self->nl.pol_max);
 	ASSERT_EQ(0, sched_str("sched/tb_policy", buf, sizeof(buf)));
 	EXPECT_STREQ("srtf", buf);
 	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
-	enl_put_str(&m, EDGE_A_SCHED_POLICY, "fastest");
-	EXPECT_EQ(-EINVAL, enl_do(&self->nl, &m, NULL, NULL));
-	EXPECT_STREQ("unknown SIMT policy",
-		     self->nl.ext);
+	enl_put_u32(&m, EDGE_A_SCHED_POLICY, EDGE_NL_SIMT_MAX + 1);
+	EXPECT_EQ(-ERANGE, enl_do(&self->nl, &m, NULL, NULL));
+	EXPECT_EQ(EDGE_A_SCHED_POLICY, enl_bad_attr(&self->nl, &m));
+	EXPECT_EQ(EDGE_NL_SIMT_MAX, self->nl.pol_max);
 	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
-	enl_put_str(&m, EDGE_A_SCHED_POLICY, "drain");
-	enl_put_u32(&m, EDGE_A_CP_PROFILE_NS, 10);
+	enl_put_u32(&m, EDGE_A_SCHED_POLICY, EDGE_NL_SIMT_DRAIN);
+	enl_put_u32(&m, EDGE_A_SCHED_CP_PROFILE_NS, 10);
 	EXPECT_EQ(-ERANGE, enl_do(&self->nl, &m, NULL, NULL));
 	enl_msg(&self->nl, &m, EDGE_CMD_SCHED_SET, 0);
 	enl_put_u32(&m, EDGE_A_DEV_INDEX, 0);
-	enl_put_str(&m, EDGE_A_SCHED_POLICY, "drain");
+	enl_put_u32(&m, EDGE_A_SCHED_POLICY, EDGE_NL_SIMT_DRAIN);
 	enl_put_u32(&m, EDGE_A_SCHED_FLUSH, 16);
 	EXPECT_EQ(-ERANGE, enl_do(&self->nl, &m, NULL, NULL));
 	ASSERT_EQ(0, sched_str("sched/policy", buf, sizeof(buf)));
@@ -807,7 +885,7 @@ TEST_F(nl, sched_get_set)
 	ASSERT_EQ(0, edge_sysfs_write(0, "sched/queue_policy", "edf"));
 	ASSERT_EQ(0, enl_next_ntf(&mon, &r, 2000));
 	EXPECT_EQ(EDGE_CMD_POLICY_NTF, r.cmd);
-	EXPECT_STREQ("edf", enl_str(&r, EDGE_A_QUEUE_POLICY));
+	EXPECT_EQ(EDGE_NL_QUEUE_POLICY_EDF, enl_u32(&r, EDGE_A_SCHED_QUEUE_POLICY));
 	enl_close(&mon);
 }
 
@@ -993,7 +1071,7 @@ TEST_F(nl, monitor_in_order)
 
 	ASSERT_EQ(0, enl_open(&mon));
 	ASSERT_EQ(0, enl_subscribe(&mon));
-	ASSERT_EQ(0, enl_dev_add(&self->nl, 3, "lax", -1));
+	ASSERT_EQ(0, enl_dev_add(&self->nl, 3, EDGE_NL_PRESET_LAX, -1));
 	fd = open("/dev/edge3", O_RDWR);
 	ASSERT_LE(0, fd);
 	edge_register_init(&reg, EDGE_FN_ECHO, 8, 4, 700);
@@ -1006,10 +1084,10 @@ TEST_F(nl, monitor_in_order)
 	ASSERT_EQ(0, enl_next_ntf(&mon, &r, 2000));
 	EXPECT_EQ(EDGE_CMD_DEV_ADD_NTF, r.cmd);
 	EXPECT_EQ(3, enl_u32(&r, EDGE_A_DEV_INDEX));
-	EXPECT_STREQ("lax", enl_str(&r, EDGE_A_PRESET));
+	EXPECT_EQ(EDGE_NL_PRESET_LAX, enl_u32(&r, EDGE_A_DEV_PRESET));
 	ASSERT_EQ(0, enl_next_ntf(&mon, &r, 2000));
 	EXPECT_EQ(EDGE_CMD_EKT_REG_NTF, r.cmd);
-	EXPECT_EQ(3, enl_u32(&r, EDGE_A_DEV_INDEX));
+	EXPECT_EQ(3, enl_u32(&r, EDGE_A_EKT_DEV_INDEX));
 	EXPECT_EQ((uint32_t)getpid(), enl_u32(&r, EDGE_A_EKT_OWNER_PID));
 	ASSERT_EQ(0, enl_next_ntf(&mon, &r, 2000));
 	EXPECT_EQ(EDGE_CMD_EKT_UNREG_NTF, r.cmd);
@@ -1033,7 +1111,7 @@ TEST_F(nl, monitor_in_order)
 	expect_ntf(_metadata, &mon, &r, EDGE_CMD_EKT_REG_NTF, 0);
 	ASSERT_EQ(0, sched_write("sched/queue_policy", "lax"));
 	expect_ntf(_metadata, &mon, &r, EDGE_CMD_POLICY_NTF, 0);
-	EXPECT_STREQ("lax", enl_str(&r, EDGE_A_QUEUE_POLICY));
+	EXPECT_EQ(EDGE_NL_QUEUE_POLICY_LAX, enl_u32(&r, EDGE_A_SCHED_QUEUE_POLICY));
 	c = one_job(_metadata, fd, k, 5000, &id);
 	EXPECT_EQ(EDGE_CQE_REJECTED, c.status);
 	expect_ntf(_metadata, &mon, &r, EDGE_CMD_JOB_REJECT_NTF, id);
@@ -1070,10 +1148,10 @@ TEST_F(nl, monitor_in_order)
 			continue;
 		ASSERT_EQ(EDGE_CMD_PREEMPT_NTF, r.cmd);
 		EXPECT_EQ(0, enl_u32(&r, EDGE_A_DEV_INDEX));
-		preempts += enl_u64(&r, EDGE_A_SUMMARY_PREEMPTIONS);
-		EXPECT_EQ(preempts, enl_u64(&r, EDGE_A_PREEMPTIONS));
+		preempts += enl_u64(&r, EDGE_A_STATS_SUMMARY_PREEMPTIONS);
+		EXPECT_EQ(preempts, enl_u64(&r, EDGE_A_STATS_PREEMPTIONS));
 		if (ntfs++)
-			EXPECT_LE(900000000ULL, enl_u64(&r, EDGE_A_SUMMARY_NS));
+			EXPECT_LE(900000000ULL, enl_u64(&r, EDGE_A_STATS_SUMMARY_NS));
 	}
 	TH_LOG("%lld preemptions in %d summaries", preempts, ntfs);
 	EXPECT_LT(0, preempts);
@@ -1102,7 +1180,7 @@ TEST_F(nl, del_is_hot_unplug)
 		.deadline_ns = 1000000000ULL,
 	};
 
-	ASSERT_EQ(0, enl_dev_add(&self->nl, 2, NULL, EDGE_NL_TIME_VIRTUAL));
+	ASSERT_EQ(0, enl_dev_add(&self->nl, 2, -1, EDGE_NL_TIME_VIRTUAL));
 	ASSERT_TRUE(wait_path("/dev/edge2", 1, 2000));
 	ASSERT_EQ(0, edge_sysfs_write(2, "sched/vt_hold", "1"));
 	ASSERT_EQ(0, edge_open(&dev, "/dev/edge2"));
@@ -1147,7 +1225,7 @@ TEST_F(nl, del_is_hot_unplug)
 	EXPECT_EQ(0, edge_queue_peek(&q, &(struct edge_cqe){}));
 	EXPECT_FALSE(path_exists(EDGE_SYSFS "/edge2"));
 	/* A new edge2 while the old one's file is open. */
-	ASSERT_EQ(0, enl_dev_add(&self->nl, 2, "lax", -1));
+	ASSERT_EQ(0, enl_dev_add(&self->nl, 2, EDGE_NL_PRESET_LAX, -1));
 	ASSERT_TRUE(wait_path(EDGE_SYSFS "/edge2", 1, 2000));
 	EXPECT_EQ(0, edge_sysfs_read(2, "registered"));
 	EXPECT_EQ(-ENODEV, edge_ioc_kick(dev.fd, 0));
@@ -1178,21 +1256,21 @@ struct knob {
 #define KNOB_FLUSH_ALL	0xf	/* emul/gpu/simt.h EDGE_FLUSH_ALL */
 
 static const struct knob knobs[] = {
-	{ EDGE_CMD_DEV_SET, EDGE_A_POLL_IDLE_US, 0, 0 },
-	{ EDGE_CMD_DEV_SET, EDGE_A_POLL_IDLE_US, 10000000, 0 },
-	{ EDGE_CMD_DEV_SET, EDGE_A_POLL_IDLE_US, 10000001, -ERANGE },
-	{ EDGE_CMD_DEV_SET, EDGE_A_POLL_IDLE_US, UINT32_MAX, -ERANGE },
-	{ EDGE_CMD_DEV_SET, EDGE_A_POLL_IDLE_US, 1000, 0 },
-	{ EDGE_CMD_DEV_SET, EDGE_A_TIME_SCALE_PCT, 1, 0 },
-	{ EDGE_CMD_DEV_SET, EDGE_A_TIME_SCALE_PCT, 10000, 0 },
-	{ EDGE_CMD_DEV_SET, EDGE_A_TIME_SCALE_PCT, 10001, -ERANGE },
-	{ EDGE_CMD_DEV_SET, EDGE_A_TIME_SCALE_PCT, UINT32_MAX, -ERANGE },
-	{ EDGE_CMD_DEV_SET, EDGE_A_TIME_SCALE_PCT, 100, 0 },
-	{ EDGE_CMD_DEV_SET, EDGE_A_CPU, 0, 0 },
-	{ EDGE_CMD_DEV_SET, EDGE_A_CPU, (uint32_t)-1, 0 },
-	{ EDGE_CMD_DEV_SET, EDGE_A_CPU, (uint32_t)-2, -ERANGE },
-	{ EDGE_CMD_DEV_SET, EDGE_A_CPU, 4096, -EINVAL },
-	{ EDGE_CMD_DEV_SET, EDGE_A_CPU, INT32_MAX, -EINVAL },
+	{ EDGE_CMD_DEV_SET, EDGE_A_DEV_POLL_IDLE_US, 0, 0 },
+	{ EDGE_CMD_DEV_SET, EDGE_A_DEV_POLL_IDLE_US, 10000000, 0 },
+	{ EDGE_CMD_DEV_SET, EDGE_A_DEV_POLL_IDLE_US, 10000001, -ERANGE },
+	{ EDGE_CMD_DEV_SET, EDGE_A_DEV_POLL_IDLE_US, UINT32_MAX, -ERANGE },
+	{ EDGE_CMD_DEV_SET, EDGE_A_DEV_POLL_IDLE_US, 1000, 0 },
+	{ EDGE_CMD_DEV_SET, EDGE_A_DEV_TIME_SCALE_PCT, 1, 0 },
+	{ EDGE_CMD_DEV_SET, EDGE_A_DEV_TIME_SCALE_PCT, 10000, 0 },
+	{ EDGE_CMD_DEV_SET, EDGE_A_DEV_TIME_SCALE_PCT, 10001, -ERANGE },
+	{ EDGE_CMD_DEV_SET, EDGE_A_DEV_TIME_SCALE_PCT, UINT32_MAX, -ERANGE },
+	{ EDGE_CMD_DEV_SET, EDGE_A_DEV_TIME_SCALE_PCT, 100, 0 },
+	{ EDGE_CMD_DEV_SET, EDGE_A_DEV_CPU, 0, 0 },
+	{ EDGE_CMD_DEV_SET, EDGE_A_DEV_CPU, (uint32_t)-1, 0 },
+	{ EDGE_CMD_DEV_SET, EDGE_A_DEV_CPU, (uint32_t)-2, -ERANGE },
+	{ EDGE_CMD_DEV_SET, EDGE_A_DEV_CPU, 4096, -EINVAL },
+	{ EDGE_CMD_DEV_SET, EDGE_A_DEV_CPU, INT32_MAX, -EINVAL },
 	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_FLUSH, 0, 0 },
 	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_FLUSH, KNOB_FLUSH_ALL, 0 },
 	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_FLUSH, KNOB_FLUSH_ALL + 1, -ERANGE },
@@ -1211,29 +1289,29 @@ static const struct knob knobs[] = {
 	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_SKIP_EVENT_EXEC, 0, 0 },
 	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_SKIP_EVENT_EXEC, 1, 0 },
 	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_SKIP_EVENT_EXEC, 2, -ERANGE },
-	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PARSE_NS, 0, 0 },
-	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PARSE_NS, 1000000000, 0 },
-	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PARSE_NS, 1000000001, -ERANGE },
-	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_HOST_NS, 0, 0 },
-	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_HOST_NS, 1000000000, 0 },
-	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_HOST_NS, 1000000001, -ERANGE },
-	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PROFILE_NS, 0, -ERANGE },
-	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PROFILE_NS, 999, -ERANGE },
-	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PROFILE_NS, 1000, 0 },
-	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PROFILE_NS, 1000000000, 0 },
-	{ EDGE_CMD_SCHED_SET, EDGE_A_CP_PROFILE_NS, 1000000001, -ERANGE },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_CP_PARSE_NS, 0, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_CP_PARSE_NS, 1000000000, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_CP_PARSE_NS, 1000000001, -ERANGE },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_CP_HOST_NS, 0, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_CP_HOST_NS, 1000000000, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_CP_HOST_NS, 1000000001, -ERANGE },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_CP_PROFILE_NS, 0, -ERANGE },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_CP_PROFILE_NS, 999, -ERANGE },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_CP_PROFILE_NS, 1000, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_CP_PROFILE_NS, 1000000000, 0 },
+	{ EDGE_CMD_SCHED_SET, EDGE_A_SCHED_CP_PROFILE_NS, 1000000001, -ERANGE },
 	{ EDGE_CMD_PLACE, EDGE_A_PLACE_THREADS, 0, -ERANGE },
 	{ EDGE_CMD_PLACE, EDGE_A_PLACE_THREADS, 1025, -ERANGE },
 	{ EDGE_CMD_PLACE, EDGE_A_PLACE_BLOCKS, 0, -ERANGE },
 	{ EDGE_CMD_PLACE, EDGE_A_PLACE_BLOCKS, (uint32_t)INT32_MAX + 1, -ERANGE },
 	{ EDGE_CMD_PLACE, EDGE_A_PLACE_MEM, 0, -ERANGE },
 	/* Last: were it taken, the front end would divide by it. */
-	{ EDGE_CMD_DEV_SET, EDGE_A_TIME_SCALE_PCT, 0, -ERANGE },
+	{ EDGE_CMD_DEV_SET, EDGE_A_DEV_TIME_SCALE_PCT, 0, -ERANGE },
 };
 
 /* A reply's attributes, whole, in one buffer: for memcmp(). */
 struct knob_state {
-	uint8_t a[2][EDGE_A_MAX + 1][16];
+	uint8_t a[2][ENL_A_MAX + 1][16];
 	struct enl_reply last;
 };
 
@@ -1256,7 +1334,7 @@ static int knob_snapshot(struct enl *nl, uint32_t dev, struct knob_state *s)
 		ret = enl_do(nl, &m, keep_reply, s);
 		if (ret)
 			return ret;
-		for (t = 0; t <= EDGE_A_MAX; t++) {
+		for (t = 0; t <= ENL_A_MAX; t++) {
 			const struct nlattr *a = s->last.a[t];
 			size_t len;
 
@@ -1300,7 +1378,7 @@ TEST_F(nl, knobs_at_zero_limits_and_beyond)
 	int ret, bad;
 
 	/* A real-time device: it has a time scale. */
-	ASSERT_EQ(0, enl_dev_add(&self->nl, 1, NULL, EDGE_NL_TIME_REAL));
+	ASSERT_EQ(0, enl_dev_add(&self->nl, 1, -1, EDGE_NL_TIME_REAL));
 	for (i = 0; i < ARRAY_SIZE(knobs); i++) {
 		const struct knob *k = &knobs[i];
 

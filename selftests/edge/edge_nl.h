@@ -24,9 +24,20 @@
 #define SOL_NETLINK 270
 #endif
 
+/*
+ * More than the largest attribute set's: a reply's attributes are kept
+ * by their number in its command's set (one set per object).
+ */
+#define ENL_A_MAX	31
+_Static_assert(EDGE_A_DEV_MAX <= ENL_A_MAX && EDGE_A_STATS_MAX <= ENL_A_MAX &&
+	       EDGE_A_EKT_MAX <= ENL_A_MAX && EDGE_A_JOB_MAX <= ENL_A_MAX &&
+	       EDGE_A_SCHED_MAX <= ENL_A_MAX && EDGE_A_PLACE_MAX <= ENL_A_MAX,
+	       "an attribute set larger than enl_reply's");
+
 struct enl {
 	int fd;
 	uint16_t family;
+	uint32_t version;	/* the family's (CTRL_ATTR_VERSION) */
 	uint32_t mcgrp;
 	uint32_t seq;
 	char ext[256];		/* the last error's extack message */
@@ -51,7 +62,7 @@ struct enl_msg {
 struct enl_reply {
 	uint8_t cmd;
 	uint16_t flags;
-	struct nlattr *a[EDGE_A_MAX + 1];
+	struct nlattr *a[ENL_A_MAX + 1];
 	char data[2048];
 };
 
@@ -95,7 +106,7 @@ static inline void enl_nest_end(struct enl_msg *m, struct nlattr *a)
 static inline void enl_put_param(struct enl_msg *m, const char *name,
 				 uint64_t v)
 {
-	struct nlattr *n = enl_nest_start(m, EDGE_A_POLICY_PARAM);
+	struct nlattr *n = enl_nest_start(m, EDGE_A_SCHED_POLICY_PARAM);
 
 	enl_put(m, EDGE_A_POLICY_PARAM_NAME, name, strlen(name) + 1);
 	enl_put_u64(m, EDGE_A_POLICY_PARAM_VALUE, v);
@@ -119,7 +130,7 @@ static inline uint64_t enl_param(const struct enl_reply *r, const char *name,
 
 		if (a->nla_len < NLA_HDRLEN || qend > end)
 			break;
-		while ((a->nla_type & NLA_TYPE_MASK) == EDGE_A_POLICY_PARAM &&
+		while ((a->nla_type & NLA_TYPE_MASK) == EDGE_A_SCHED_POLICY_PARAM &&
 		       q + NLA_HDRLEN <= qend) {
 			const struct nlattr *b = (const void *)q;
 
@@ -178,7 +189,7 @@ static inline void enl_parse(struct nlmsghdr *h, struct enl_reply *r)
 	r->flags = h->nlmsg_flags;
 	while (len >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
 	       a->nla_len <= len) {
-		if ((a->nla_type & NLA_TYPE_MASK) <= EDGE_A_MAX)
+		if ((a->nla_type & NLA_TYPE_MASK) <= ENL_A_MAX)
 			r->a[a->nla_type & NLA_TYPE_MASK] = a;
 		len -= NLA_ALIGN(a->nla_len);
 		a = (void *)((char *)a + NLA_ALIGN(a->nla_len));
@@ -195,7 +206,7 @@ static inline void enl_reply_copy(struct enl_reply *to,
 	int t;
 
 	*to = *r;
-	for (t = 0; t <= EDGE_A_MAX; t++)
+	for (t = 0; t <= ENL_A_MAX; t++)
 		if (r->a[t])
 			to->a[t] = (void *)(to->data +
 					    ((const char *)r->a[t] - r->data));
@@ -218,6 +229,31 @@ static inline uint64_t enl_u64(const struct enl_reply *r, int t)
 static inline const char *enl_str(const struct enl_reply *r, int t)
 {
 	return r->a[t] ? (char *)r->a[t] + NLA_HDRLEN : "";
+}
+
+/*
+ * A dev-del-ntf's final counters (its stats nest, the stats set's
+ * numbers) as a reply of their own in @st; none: all absent.
+ */
+static inline void enl_final(const struct enl_reply *r, struct enl_reply *st)
+{
+	const struct nlattr *n = r->a[EDGE_A_DEV_STATS];
+	int len = n ? n->nla_len - NLA_HDRLEN : 0;
+	struct nlattr *a = (void *)st->data;
+
+	memset(st, 0, sizeof(*st));
+	st->cmd = r->cmd;
+	if (len > (int)sizeof(st->data))
+		len = sizeof(st->data);
+	if (len > 0)
+		memcpy(st->data, (const char *)n + NLA_HDRLEN, len);
+	while (len >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
+	       a->nla_len <= len) {
+		if ((a->nla_type & NLA_TYPE_MASK) <= ENL_A_MAX)
+			st->a[a->nla_type & NLA_TYPE_MASK] = a;
+		len -= NLA_ALIGN(a->nla_len);
+		a = (void *)((char *)a + NLA_ALIGN(a->nla_len));
+	}
 }
 
 /* The limits of the policy an extack quotes (NLMSGERR_ATTR_POLICY). */
@@ -384,8 +420,43 @@ static inline int enl_do(struct enl *nl, struct enl_msg *m, enl_cb cb,
 	return enl_xfer(nl, m, cb, arg, 65536, NULL);
 }
 
-/* Family id and the monitor group's id, from nlctrl. */
-static inline int enl_resolve(struct enl *nl)
+/*
+ * The id of the family's multicast group @name, from one
+ * CTRL_ATTR_MCAST_GROUPS nest @a; 0 when it has none of that name.
+ */
+static inline uint32_t enl_group(const struct nlattr *a, const char *name)
+{
+	const struct nlattr *g = (const void *)((const char *)a + NLA_HDRLEN);
+	int len = a->nla_len - NLA_HDRLEN;
+
+	/* [ [ name, id ], ... ] */
+	while (len >= NLA_HDRLEN && g->nla_len >= NLA_HDRLEN) {
+		const struct nlattr *x = (const void *)((const char *)g + NLA_HDRLEN);
+		int gl = g->nla_len - NLA_HDRLEN;
+		const char *nm = NULL;
+		uint32_t id = 0;
+
+		while (gl >= NLA_HDRLEN && x->nla_len >= NLA_HDRLEN) {
+			if (x->nla_type == CTRL_ATTR_MCAST_GRP_ID)
+				id = *(const uint32_t *)((const char *)x + NLA_HDRLEN);
+			if (x->nla_type == CTRL_ATTR_MCAST_GRP_NAME)
+				nm = (const char *)x + NLA_HDRLEN;
+			gl -= NLA_ALIGN(x->nla_len);
+			x = (const void *)((const char *)x + NLA_ALIGN(x->nla_len));
+		}
+		if (nm && !strcmp(nm, name))
+			return id;
+		len -= NLA_ALIGN(g->nla_len);
+		g = (const void *)((const char *)g + NLA_ALIGN(g->nla_len));
+	}
+	return 0;
+}
+
+/*
+ * Family id, its version and the id of its group @grp (0: none of that
+ * name), from nlctrl.
+ */
+static inline int enl_resolve_grp(struct enl *nl, const char *grp)
 {
 	/* Small: the kernel sizes a dump's messages by our largest read. */
 	static char buf[4096];
@@ -412,19 +483,10 @@ static inline int enl_resolve(struct enl *nl)
 		while (len >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN) {
 			if (a->nla_type == CTRL_ATTR_FAMILY_ID)
 				nl->family = *(uint16_t *)((char *)a + NLA_HDRLEN);
-			if (a->nla_type == CTRL_ATTR_MCAST_GROUPS) {
-				/* One group: [ [ name, id ] ]. */
-				struct nlattr *g = (void *)((char *)a + NLA_HDRLEN);
-				struct nlattr *x = (void *)((char *)g + NLA_HDRLEN);
-				int gl = g->nla_len - NLA_HDRLEN;
-
-				while (gl >= NLA_HDRLEN && x->nla_len >= NLA_HDRLEN) {
-					if (x->nla_type == CTRL_ATTR_MCAST_GRP_ID)
-						nl->mcgrp = *(uint32_t *)((char *)x + NLA_HDRLEN);
-					gl -= NLA_ALIGN(x->nla_len);
-					x = (void *)((char *)x + NLA_ALIGN(x->nla_len));
-				}
-			}
+			if (a->nla_type == CTRL_ATTR_VERSION)
+				nl->version = *(uint32_t *)((char *)a + NLA_HDRLEN);
+			if (a->nla_type == CTRL_ATTR_MCAST_GROUPS)
+				nl->mcgrp = enl_group(a, grp);
 			len -= NLA_ALIGN(a->nla_len);
 			a = (void *)((char *)a + NLA_ALIGN(a->nla_len));
 		}
@@ -432,16 +494,36 @@ static inline int enl_resolve(struct enl *nl)
 	return nl->family ? 0 : -ENOENT;
 }
 
+/* The family, as every test uses it: its group is EDGE_MCGRP_EVENTS. */
+static inline int enl_resolve(struct enl *nl)
+{
+	return enl_resolve_grp(nl, EDGE_MCGRP_EVENTS);
+}
+
+/*
+ * A socket on the family, refused (-EPROTONOSUPPORT, nl->ext naming both
+ * versions) when the kernel's is not the version this was built for.
+ */
 static inline int enl_open(struct enl *nl)
 {
-	int one = 1;
+	int one = 1, ret;
 
 	memset(nl, 0, sizeof(*nl));
 	nl->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
 	if (nl->fd < 0)
 		return -errno;
 	setsockopt(nl->fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
-	return enl_resolve(nl);
+	ret = enl_resolve(nl);
+	if (ret)
+		return ret;
+	/* Another version numbers its commands and attributes otherwise. */
+	if (nl->version != EDGE_FAMILY_VERSION) {
+		snprintf(nl->ext, sizeof(nl->ext),
+			 "the kernel's edge family is version %u, this program speaks version %u",
+			 nl->version, EDGE_FAMILY_VERSION);
+		return -EPROTONOSUPPORT;
+	}
+	return 0;
 }
 
 static inline void enl_close(struct enl *nl)
@@ -490,18 +572,18 @@ static inline int enl_next_ntf(struct enl *nl, struct enl_reply *r, int ms)
 }
 
 /* Common requests. */
-static inline int enl_dev_add(struct enl *nl, int index, const char *preset,
-			      int vt)
+/* A device; -1 leaves @index, @preset (EDGE_NL_PRESET_*) or @vt out. */
+static inline int enl_dev_add(struct enl *nl, int index, int preset, int vt)
 {
 	struct enl_msg m;
 
 	enl_msg(nl, &m, EDGE_CMD_DEV_ADD, 0);
 	if (index >= 0)
 		enl_put_u32(&m, EDGE_A_DEV_INDEX, index);
-	if (preset)
-		enl_put_str(&m, EDGE_A_PRESET, preset);
+	if (preset >= 0)
+		enl_put_u32(&m, EDGE_A_DEV_PRESET, preset);
 	if (vt >= 0)
-		enl_put_u32(&m, EDGE_A_TIME_MODE, vt);
+		enl_put_u32(&m, EDGE_A_DEV_TIME_MODE, vt);
 	return enl_do(nl, &m, NULL, NULL);
 }
 

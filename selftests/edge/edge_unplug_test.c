@@ -113,7 +113,7 @@ TEST_F(unplug, del_under_16_producers_and_nicsim)
 	struct producer p[PRODUCERS] = {};
 	volatile int stop = 0;
 	struct nicsim_counts c;
-	struct enl_reply r;
+	struct enl_reply r, st;
 	long long unpl;
 	uint64_t sub, outcomes, users = 0, udone = 0, ucanc = 0;
 	int i;
@@ -163,20 +163,23 @@ TEST_F(unplug, del_under_16_producers_and_nicsim)
 	do {
 		ASSERT_EQ(0, enl_next_ntf(&self->mon, &r, 2000));
 	} while (r.cmd != EDGE_CMD_DEV_DEL_NTF);
-	sub = enl_u64(&r, EDGE_A_SUBMITTED);
-	outcomes = enl_u64(&r, EDGE_A_COMPLETED) + enl_u64(&r, EDGE_A_ERRORS) +
-		   enl_u64(&r, EDGE_A_REJECTED) + enl_u64(&r, EDGE_A_CANCELLED);
+	enl_final(&r, &st);	/* its stats nest */
+	sub = enl_u64(&st, EDGE_A_STATS_SUBMITTED);
+	outcomes = enl_u64(&st, EDGE_A_STATS_COMPLETED) +
+		   enl_u64(&st, EDGE_A_STATS_ERRORS) +
+		   enl_u64(&st, EDGE_A_STATS_REJECTED) +
+		   enl_u64(&st, EDGE_A_STATS_CANCELLED);
 	TH_LOG("device: submitted %llu completed %llu cancelled %llu; users reaped %llu (done %llu cancelled %llu); nicsim sent %lld completed %lld cancelled %lld drop_unplugged %lld",
 	       (unsigned long long)sub,
-	       (unsigned long long)enl_u64(&r, EDGE_A_COMPLETED),
-	       (unsigned long long)enl_u64(&r, EDGE_A_CANCELLED),
+	       (unsigned long long)enl_u64(&st, EDGE_A_STATS_COMPLETED),
+	       (unsigned long long)enl_u64(&st, EDGE_A_STATS_CANCELLED),
 	       (unsigned long long)users, (unsigned long long)udone,
 	       (unsigned long long)ucanc, c.sent, c.completed, c.cancelled,
 	       unpl);
 	EXPECT_EQ(sub, outcomes);
-	EXPECT_EQ(0, enl_u32(&r, EDGE_A_INFLIGHT));
+	EXPECT_EQ(0, enl_u32(&st, EDGE_A_STATS_INFLIGHT));
 	EXPECT_EQ(outcomes, users + c.completed + c.errors + c.cancelled);
-	EXPECT_EQ(enl_u64(&r, EDGE_A_CANCELLED),
+	EXPECT_EQ(enl_u64(&st, EDGE_A_STATS_CANCELLED),
 		  ucanc + (uint64_t)c.cancelled);
 	/* nicsim: every packet one outcome, none wrong. */
 	EXPECT_EQ(c.sent, c.completed + c.errors + c.cancelled);

@@ -316,7 +316,7 @@ TEST_F_TIMEOUT(torture, unplug, 900)
 	ASSERT_EQ(0, enl_open(&nl));
 	ASSERT_EQ(0, enl_open(&mon));
 	ASSERT_EQ(0, enl_subscribe(&mon));
-	ASSERT_EQ(0, enl_dev_add(&nl, TDEV, "edge", 0));
+	ASSERT_EQ(0, enl_dev_add(&nl, TDEV, EDGE_NL_PRESET_EDGE, 0));
 	netrx = !netrx_up();
 	if (!netrx)
 		TH_LOG("no test network: edge_netrx.ko not in the torture");
@@ -330,7 +330,7 @@ TEST_F_TIMEOUT(torture, unplug, 900)
 		pids[npids++] = spawn(netrx_user);
 
 	while (rounds < max_rounds && now_ns() < end) {
-		struct enl_reply r;
+		struct enl_reply r, st;
 		int ret;
 
 		/* Let the users find it and get going. */
@@ -342,13 +342,16 @@ TEST_F_TIMEOUT(torture, unplug, 900)
 			ASSERT_EQ(0, ret);
 		} while (r.cmd != EDGE_CMD_DEV_DEL_NTF ||
 			 enl_u32(&r, EDGE_A_DEV_INDEX) != TDEV);
-		if (enl_u64(&r, EDGE_A_SUBMITTED) !=
-		    enl_u64(&r, EDGE_A_COMPLETED) + enl_u64(&r, EDGE_A_ERRORS) +
-		    enl_u64(&r, EDGE_A_REJECTED) + enl_u64(&r, EDGE_A_CANCELLED) ||
-		    enl_u32(&r, EDGE_A_INFLIGHT))
+		enl_final(&r, &st);	/* its final counters */
+		if (enl_u64(&st, EDGE_A_STATS_SUBMITTED) !=
+		    enl_u64(&st, EDGE_A_STATS_COMPLETED) +
+		    enl_u64(&st, EDGE_A_STATS_ERRORS) +
+		    enl_u64(&st, EDGE_A_STATS_REJECTED) +
+		    enl_u64(&st, EDGE_A_STATS_CANCELLED) ||
+		    enl_u32(&st, EDGE_A_STATS_INFLIGHT))
 			unbalanced++;
-		dsub += enl_u64(&r, EDGE_A_SUBMITTED);
-		dcanc += enl_u64(&r, EDGE_A_CANCELLED);
+		dsub += enl_u64(&st, EDGE_A_STATS_SUBMITTED);
+		dcanc += enl_u64(&st, EDGE_A_STATS_CANCELLED);
 		rounds++;
 		/* Every few rounds: rmmod under load, refused while in use. */
 		if (!(rounds % 16)) {
@@ -365,7 +368,7 @@ TEST_F_TIMEOUT(torture, unplug, 900)
 				ASSERT_EQ(0, enl_subscribe(&mon));
 			}
 		}
-		ret = enl_dev_add(&nl, TDEV, rnd(&seed) & 1 ? "edge" : "h100-like",
+		ret = enl_dev_add(&nl, TDEV, rnd(&seed) & 1 ? EDGE_NL_PRESET_EDGE : EDGE_NL_PRESET_H100_LIKE,
 				  0);
 		ASSERT_EQ(0, ret);
 	}

@@ -5,8 +5,10 @@
 # edge.yaml, run by Debian's python3 (tools/vm/payload-ynl.sh brings both).
 # A do (dev-add: its reply decoded, no "Unexpected message"), a dump
 # (ekt-get: its function by name and its latency histogram as numbers)
-# and a subscription (the monitor group's dev-add-ntf and dev-del-ntf,
-# of edgectl's dev add and del).  The extack's attribute and limit are
+# and a subscription (the events group's dev-add-ntf and dev-del-ntf,
+# of edgectl's dev add and del).  cli.py sends genetlink header version
+# 1 and the family is version 2: it works because version 2 tells itself
+# apart by its command numbers, which cli.py reads from the spec.  The extack's attribute and limit are
 # edgectl_test.sh's (the same NLMSGERR_ATTR_OFFS and _POLICY YNL reads).  The spec itself passes the kernel's schema
 # on the host (make lint): here cli.py runs with --no-schema, so the
 # guest needs no jsonschema.
@@ -50,11 +52,11 @@ ngroups() { awk '$2 == 16 && $4 != "00000000"' /proc/net/netlink | wc -l; }
 before=$(ngroups)
 # The subscriber collects for 5 s once it has joined the group, then
 # prints what came.
-ynl --subscribe monitor --sleep 5 >/tmp/ynl.ntf 2>&1 &
+ynl --subscribe events --sleep 5 >/tmp/ynl.ntf 2>&1 &
 sub=$!
 # The do: dev-add's reply carries dev-add's own command id, so YNL
-# decodes it as the reply (not "Unexpected message: cmd 1").
-ynl --do dev-add --json '{"dev-index": 8, "preset": "lax", "time-mode": "real"}' \
+# decodes it as the reply (not "Unexpected message").
+ynl --do dev-add --json '{"index": 8, "preset": "lax", "time-mode": "real"}' \
 	>/tmp/ynl.add 2>&1 &
 add=$!
 # The dump: the nicsim's kernel queue on edge0, its function by its enum
@@ -72,15 +74,17 @@ done
 ./edgectl dev add index 7 preset lax real >/dev/null
 ./edgectl dev del edge7
 wait $add
-check do_dev_add /tmp/ynl.add '^\{.*"dev-index": 8' '"preset": "lax"' \
+check do_dev_add /tmp/ynl.add '^\{.*"index": 8' '"preset": "lax"' \
 	'"time-mode": "real"'
 wait $dump
-check dump_ekt_get /tmp/ynl.ekt '"ekt-func": "(udp-ping|lpm4|crc32c|icmp-echo)"' \
-	'"ekt-lat-hist": \[[0-9]+(, [0-9]+){31}\]'
+check dump_ekt_get /tmp/ynl.ekt '"func": "(udp-ping|lpm4|crc32c|icmp-echo)"' \
+	'"lat-hist": \[[0-9]+(, [0-9]+){31}\]'
 wait $sub
 check subscribe_dev_add_ntf /tmp/ynl.ntf \
-	'"name": "dev-add-ntf", "msg": \{"dev-index": 7, [^}]*"preset": "lax", [^}]*"time-mode": "real"'
-check subscribe_dev_del_ntf /tmp/ynl.ntf '"name": "dev-del-ntf", "msg": \{"dev-index": 7'
+	'"name": "dev-add-ntf", "msg": \{"index": 7, [^}]*"preset": "lax", [^}]*"time-mode": "real"'
+# Its final counters nested (dev-stats, the stats set's numbers).
+check subscribe_dev_del_ntf /tmp/ynl.ntf '"name": "dev-del-ntf", "msg": \{"index": 7' \
+	'"stats": \{[^}]*"submitted": 0'
 ./edgectl dev del edge8
 rmmod edge_nicsim
 rmmod edge

@@ -571,8 +571,11 @@ static void netlink_dev_get(void)
 	int i, ret;
 
 	ret = enl_open(&nl);
-	if (ret)
+	if (ret) {
+		if (nl.ext[0])
+			fprintf(stderr, "edge-bench: %s\n", nl.ext);
 		die("netlink", -ret);
+	}
 	for (i = 0; i < SAMPLES; i++) {
 		uint64_t t0 = now_ns();
 

@@ -48,6 +48,7 @@
 #include <netlink/netlink.h>
 #include <netlink/genl/genl.h>
 #include <netlink/genl/ctrl.h>
+#include <netlink/genl/family.h>
 #include <linux/netlink.h>
 #include <linux/edge_netlink.h>
 #include "edge_nearest.h"
@@ -61,6 +62,249 @@
 
 enum kind { K_U32, K_S32, K_U64, K_STR, K_FLAG, K_ENUM };
 
+/*
+ * What edgectl prints, one field each, in its output's order: version
+ * 1's one attribute space.  Version 2 has one set per object; each
+ * message's attributes are read into these fields by its set's map.
+ */
+enum field {
+	F_PAD = 1,
+	F_DEV_INDEX,
+	F_DEV_NAME,
+	F_PRESET,
+	F_TIME_MODE,
+	F_EKT_USED,
+	F_POLL_IDLE_US,
+	F_TIME_SCALE_PCT,
+	F_CPU,
+	F_SUBMITTED,
+	F_COMPLETED,
+	F_ERRORS,
+	F_REJECTED,
+	F_CANCELLED,
+	F_LATE,
+	F_INFLIGHT,
+	F_JOBS_SUBMITTED,
+	F_JOBS_DONE,
+	F_JOBS_MET,
+	F_JOBS_REJECTED,
+	F_JOBS_CANCELLED,
+	F_EKT_ID,
+	F_EKT_OWNER_PID,
+	F_EKT_FUNC,
+	F_EKT_GRID_X,
+	F_EKT_GRID_Y,
+	F_EKT_GRID_Z,
+	F_EKT_BLOCK_X,
+	F_EKT_BLOCK_Y,
+	F_EKT_BLOCK_Z,
+	F_EKT_PRIORITY,
+	F_EKT_DEADLINE_NS,
+	F_EKT_RING_ENTRIES,
+	F_EKT_SUBMITTED,
+	F_EKT_COMPLETED,
+	F_EKT_CANCELLED,
+	F_EKT_INFLIGHT,
+	F_EKT_KERNEL,
+	F_SCHED_POLICY,
+	F_SCHED_VICTIM,
+	F_SCHED_FLUSH,
+	F_SCHED_RESERVE_PCT,
+	F_SCHED_DISPATCH_CYCLES,
+	F_SCHED_WAIT_CYCLES,
+	F_SCHED_CTX_BYTES_PER_CYCLE,
+	F_SCHED_SKIP_EVENT_EXEC,
+	F_SCHED_SEED,
+	F_QUEUE_POLICY,
+	F_CP_PARSE_NS,
+	F_CP_HOST_NS,
+	F_CP_PROFILE_NS,
+	F_TB_POLICY,
+	F_JOB_ID,
+	F_JOB_OWNER_PID,
+	F_JOB_QUEUE,
+	F_JOB_STATE,
+	F_JOB_DEADLINE_NS,
+	F_JOB_AGE_NS,
+	F_JOB_KERNELS,
+	F_JOB_LAUNCHED,
+	F_MEM_TOTAL,
+	F_MEM_USED,
+	F_MEM_PEAK,
+	F_MEM_OOM,
+	F_MEM_RESERVATIONS,
+	F_PLACE_MEM,
+	F_PLACE_THREADS,
+	F_PLACE_BLOCKS,
+	F_PLACE_POLICY,
+	F_PLACE_ID,
+	F_JOB_LATENCY_NS,
+	F_PREEMPTIONS,
+	F_TB_PREEMPTIONS,
+	F_SUMMARY_NS,
+	F_SUMMARY_PREEMPTIONS,
+	F_SUMMARY_TB_PREEMPTIONS,
+	F_EKT_DROPPED,
+	F_EKT_LAT_HIST,
+	F_POLICY_PARAM,
+	F_END,
+	F_MAX = F_END - 1
+};
+
+/* The family's attribute sets, one per object. */
+enum aset { S_NONE, S_DEV, S_STATS, S_EKT, S_JOB, S_SCHED, S_PLACE, S_NR };
+
+static const int set_max[S_NR] = {
+	0, EDGE_A_DEV_MAX, EDGE_A_STATS_MAX, EDGE_A_EKT_MAX, EDGE_A_JOB_MAX,
+	EDGE_A_SCHED_MAX, EDGE_A_PLACE_MAX };
+
+/* The largest set, for one buffer any message parses into. */
+#define SET_MAX	EDGE_A_STATS_MAX
+
+/* Which field each set's attribute prints as (one not here: none). */
+#define W(set, wire, field)	{ S_##set, EDGE_A_##set##_##wire, F_##field }
+static const struct {
+	unsigned char set, wire, field;
+} wire_fields[] = {
+	W(DEV, INDEX, DEV_INDEX),
+	W(DEV, NAME, DEV_NAME),
+	W(DEV, PRESET, PRESET),
+	W(DEV, TIME_MODE, TIME_MODE),
+	W(DEV, EKT_USED, EKT_USED),
+	W(DEV, POLL_IDLE_US, POLL_IDLE_US),
+	W(DEV, TIME_SCALE_PCT, TIME_SCALE_PCT),
+	W(DEV, CPU, CPU),
+	W(DEV, MEM_TOTAL, MEM_TOTAL),
+	W(DEV, MEM_USED, MEM_USED),
+	W(DEV, MEM_PEAK, MEM_PEAK),
+	W(DEV, MEM_OOM, MEM_OOM),
+	W(DEV, MEM_RESERVATIONS, MEM_RESERVATIONS),
+	W(STATS, DEV_INDEX, DEV_INDEX),
+	W(STATS, SUBMITTED, SUBMITTED),
+	W(STATS, COMPLETED, COMPLETED),
+	W(STATS, ERRORS, ERRORS),
+	W(STATS, REJECTED, REJECTED),
+	W(STATS, CANCELLED, CANCELLED),
+	W(STATS, LATE, LATE),
+	W(STATS, INFLIGHT, INFLIGHT),
+	W(STATS, EKT_USED, EKT_USED),
+	W(STATS, JOBS_SUBMITTED, JOBS_SUBMITTED),
+	W(STATS, JOBS_DONE, JOBS_DONE),
+	W(STATS, JOBS_MET, JOBS_MET),
+	W(STATS, JOBS_REJECTED, JOBS_REJECTED),
+	W(STATS, JOBS_CANCELLED, JOBS_CANCELLED),
+	W(STATS, MEM_OOM, MEM_OOM),
+	W(STATS, PREEMPTIONS, PREEMPTIONS),
+	W(STATS, TB_PREEMPTIONS, TB_PREEMPTIONS),
+	W(STATS, SUMMARY_NS, SUMMARY_NS),
+	W(STATS, SUMMARY_PREEMPTIONS, SUMMARY_PREEMPTIONS),
+	W(STATS, SUMMARY_TB_PREEMPTIONS, SUMMARY_TB_PREEMPTIONS),
+	W(EKT, DEV_INDEX, DEV_INDEX),
+	W(EKT, ID, EKT_ID),
+	W(EKT, OWNER_PID, EKT_OWNER_PID),
+	W(EKT, KERNEL, EKT_KERNEL),
+	W(EKT, FUNC, EKT_FUNC),
+	W(EKT, GRID_X, EKT_GRID_X),
+	W(EKT, GRID_Y, EKT_GRID_Y),
+	W(EKT, GRID_Z, EKT_GRID_Z),
+	W(EKT, BLOCK_X, EKT_BLOCK_X),
+	W(EKT, BLOCK_Y, EKT_BLOCK_Y),
+	W(EKT, BLOCK_Z, EKT_BLOCK_Z),
+	W(EKT, PRIORITY, EKT_PRIORITY),
+	W(EKT, DEADLINE_NS, EKT_DEADLINE_NS),
+	W(EKT, RING_ENTRIES, EKT_RING_ENTRIES),
+	W(EKT, SUBMITTED, EKT_SUBMITTED),
+	W(EKT, COMPLETED, EKT_COMPLETED),
+	W(EKT, CANCELLED, EKT_CANCELLED),
+	W(EKT, INFLIGHT, EKT_INFLIGHT),
+	W(EKT, LAT_HIST, EKT_LAT_HIST),
+	W(EKT, DROPPED, EKT_DROPPED),
+	W(JOB, DEV_INDEX, DEV_INDEX),
+	W(JOB, ID, JOB_ID),
+	W(JOB, OWNER_PID, JOB_OWNER_PID),
+	W(JOB, QUEUE, JOB_QUEUE),
+	W(JOB, STATE, JOB_STATE),
+	W(JOB, DEADLINE_NS, JOB_DEADLINE_NS),
+	W(JOB, AGE_NS, JOB_AGE_NS),
+	W(JOB, KERNELS, JOB_KERNELS),
+	W(JOB, LAUNCHED, JOB_LAUNCHED),
+	W(JOB, LATENCY_NS, JOB_LATENCY_NS),
+	W(SCHED, DEV_INDEX, DEV_INDEX),
+	W(SCHED, POLICY, SCHED_POLICY),
+	W(SCHED, VICTIM, SCHED_VICTIM),
+	W(SCHED, FLUSH, SCHED_FLUSH),
+	W(SCHED, RESERVE_PCT, SCHED_RESERVE_PCT),
+	W(SCHED, DISPATCH_CYCLES, SCHED_DISPATCH_CYCLES),
+	W(SCHED, WAIT_CYCLES, SCHED_WAIT_CYCLES),
+	W(SCHED, CTX_BYTES_PER_CYCLE, SCHED_CTX_BYTES_PER_CYCLE),
+	W(SCHED, SKIP_EVENT_EXEC, SCHED_SKIP_EVENT_EXEC),
+	W(SCHED, SEED, SCHED_SEED),
+	W(SCHED, QUEUE_POLICY, QUEUE_POLICY),
+	W(SCHED, CP_PARSE_NS, CP_PARSE_NS),
+	W(SCHED, CP_HOST_NS, CP_HOST_NS),
+	W(SCHED, CP_PROFILE_NS, CP_PROFILE_NS),
+	W(SCHED, TB_POLICY, TB_POLICY),
+	W(SCHED, POLICY_PARAM, POLICY_PARAM),
+	W(PLACE, DEV_INDEX, DEV_INDEX),
+	W(PLACE, DEV_NAME, DEV_NAME),
+	W(PLACE, MEM, PLACE_MEM),
+	W(PLACE, THREADS, PLACE_THREADS),
+	W(PLACE, BLOCKS, PLACE_BLOCKS),
+	W(PLACE, POLICY, PLACE_POLICY),
+	W(PLACE, ID, PLACE_ID),
+};
+#undef W
+
+/*
+ * Each command's set (its replies', and a notification's: its object's),
+ * and what monitor calls a notification.
+ */
+static const struct {
+	uint8_t cmd;
+	enum aset set;
+	const char *ntf;
+} cmds[] = {
+	{ EDGE_CMD_DEV_GET, S_DEV, NULL },
+	{ EDGE_CMD_DEV_ADD, S_DEV, NULL },
+	{ EDGE_CMD_DEV_DEL, S_DEV, NULL },
+	{ EDGE_CMD_DEV_SET, S_DEV, NULL },
+	{ EDGE_CMD_STATS_GET, S_STATS, NULL },
+	{ EDGE_CMD_EKT_GET, S_EKT, NULL },
+	{ EDGE_CMD_SCHED_GET, S_SCHED, NULL },
+	{ EDGE_CMD_SCHED_SET, S_SCHED, NULL },
+	{ EDGE_CMD_JOB_GET, S_JOB, NULL },
+	{ EDGE_CMD_PLACE, S_PLACE, NULL },
+	{ EDGE_CMD_PLACE_RELEASE, S_PLACE, NULL },
+	{ EDGE_CMD_DEV_ADD_NTF, S_DEV, "dev add" },
+	{ EDGE_CMD_DEV_DEL_NTF, S_DEV, "dev del" },
+	{ EDGE_CMD_EKT_REG_NTF, S_EKT, "ekt reg" },
+	{ EDGE_CMD_EKT_UNREG_NTF, S_EKT, "ekt unreg" },
+	{ EDGE_CMD_POLICY_NTF, S_SCHED, "policy" },
+	{ EDGE_CMD_JOB_REJECT_NTF, S_JOB, "job rejected" },
+	{ EDGE_CMD_JOB_LATE_NTF, S_JOB, "job late" },
+	{ EDGE_CMD_JOB_DROP_NTF, S_JOB, "job dropped" },
+	{ EDGE_CMD_PREEMPT_NTF, S_STATS, "preemptions" },
+	{ EDGE_CMD_EKT_DROP_NTF, S_EKT, "ekt dropped" },
+};
+
+static unsigned int cmd_row(uint8_t cmd)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (cmds[i].cmd == cmd)
+			break;
+	return i;
+}
+
+/* @cmd's attribute set; S_NONE for a command edgectl does not know. */
+static enum aset cmd_set(uint8_t cmd)
+{
+	unsigned int i = cmd_row(cmd);
+
+	return i < sizeof(cmds) / sizeof(cmds[0]) ? cmds[i].set : S_NONE;
+}
+
 /* The spec's enums (Documentation/netlink/specs/edge.yaml), by value. */
 static const char * const time_names[] = { "real", "virtual", NULL };
 static const char * const fn_names[] = {
@@ -70,90 +314,125 @@ static const char * const fn_names[] = {
 static const char * const job_names[] = {
 	"queued", "parse", "held", "ready", "running", NULL
 };
+static const char * const preset_names[] = {
+	"edge", "lax", "h100-like", "gtx480-pai", "rtx2080ti", "p100", "v100",
+	"v100-32g", NULL
+};
+static const char * const simt_names[] = {
+	"drain", "reserve", "preempt", NULL
+};
+static const char * const victim_names[] = {
+	"oldest", "newest", "best", NULL
+};
+static const char * const queue_names[] = {
+	"rr", "mlfq", "edf", "sjf", "ljf", "srf", "prema", "lax", "lax-sw",
+	"lax-cpu", "bat", "bay", "pro", "lax-p", NULL
+};
+static const char * const tbp_names[] = {
+	"default", "sjf-oracle", "mpmax", "srtf", "srtf-adaptive",
+	"srtf-preempt", "even", "priority", "mps", "baymax", "claius",
+	"claius-nb", "claius-nc", "claius-pre", "static-opt", "claius-scaled",
+	NULL
+};
+static const char * const place_names[] = {
+	"sa", "cg", "mgb-alg2", "mgb-alg3", "mgb-live", NULL
+};
+
+/* Each as long as its enum (each ends with its NULL). */
+#define ENUM_LEN(n)	(sizeof(n) / sizeof((n)[0]) - 1)
+_Static_assert(ENUM_LEN(preset_names) == EDGE_NL_PRESET_MAX + 1, "nl-preset");
+_Static_assert(ENUM_LEN(simt_names) == EDGE_NL_SIMT_MAX + 1, "nl-simt");
+_Static_assert(ENUM_LEN(victim_names) == EDGE_NL_VICTIM_MAX + 1, "nl-victim");
+_Static_assert(ENUM_LEN(queue_names) == EDGE_NL_QUEUE_POLICY_MAX + 1,
+	       "nl-queue-policy");
+_Static_assert(ENUM_LEN(tbp_names) == EDGE_NL_TB_POLICY_MAX + 1,
+	       "nl-tb-policy");
+_Static_assert(ENUM_LEN(place_names) == EDGE_NL_PLACE_POLICY_MAX + 1,
+	       "nl-place-policy");
 
 /* How each attribute prints: its name in output, its type, its names. */
 static const struct {
 	const char *name;
 	enum kind kind;
 	const char * const *names;
-} attrs[EDGE_A_MAX + 1] = {
-	[EDGE_A_DEV_INDEX] = { "index", K_U32 },
-	[EDGE_A_DEV_NAME] = { "dev", K_STR },
-	[EDGE_A_PRESET] = { "preset", K_STR },
-	[EDGE_A_TIME_MODE] = { "time", K_ENUM, time_names },
-	[EDGE_A_EKT_USED] = { "ekt_used", K_U32 },
-	[EDGE_A_POLL_IDLE_US] = { "poll_idle_us", K_U32 },
-	[EDGE_A_TIME_SCALE_PCT] = { "time_scale_pct", K_U32 },
-	[EDGE_A_CPU] = { "cpu", K_S32 },
-	[EDGE_A_SUBMITTED] = { "submitted", K_U64 },
-	[EDGE_A_COMPLETED] = { "completed", K_U64 },
-	[EDGE_A_ERRORS] = { "errors", K_U64 },
-	[EDGE_A_REJECTED] = { "rejected", K_U64 },
-	[EDGE_A_CANCELLED] = { "cancelled", K_U64 },
-	[EDGE_A_LATE] = { "late", K_U64 },
-	[EDGE_A_INFLIGHT] = { "inflight", K_U32 },
-	[EDGE_A_JOBS_SUBMITTED] = { "jobs_submitted", K_U64 },
-	[EDGE_A_JOBS_DONE] = { "jobs_done", K_U64 },
-	[EDGE_A_JOBS_MET] = { "jobs_met", K_U64 },
-	[EDGE_A_JOBS_REJECTED] = { "jobs_rejected", K_U64 },
-	[EDGE_A_JOBS_CANCELLED] = { "jobs_cancelled", K_U64 },
-	[EDGE_A_EKT_ID] = { "id", K_U32 },
-	[EDGE_A_EKT_OWNER_PID] = { "pid", K_U32 },
-	[EDGE_A_EKT_FUNC] = { "func", K_ENUM, fn_names },
-	[EDGE_A_EKT_GRID_X] = { "grid_x", K_U32 },
-	[EDGE_A_EKT_GRID_Y] = { "grid_y", K_U32 },
-	[EDGE_A_EKT_GRID_Z] = { "grid_z", K_U32 },
-	[EDGE_A_EKT_BLOCK_X] = { "block_x", K_U32 },
-	[EDGE_A_EKT_BLOCK_Y] = { "block_y", K_U32 },
-	[EDGE_A_EKT_BLOCK_Z] = { "block_z", K_U32 },
-	[EDGE_A_EKT_PRIORITY] = { "prio", K_U32 },
-	[EDGE_A_EKT_DEADLINE_NS] = { "deadline_ns", K_U64 },
-	[EDGE_A_EKT_RING_ENTRIES] = { "ring", K_U32 },
-	[EDGE_A_EKT_SUBMITTED] = { "submitted", K_U64 },
-	[EDGE_A_EKT_COMPLETED] = { "completed", K_U64 },
-	[EDGE_A_EKT_CANCELLED] = { "cancelled", K_U64 },
-	[EDGE_A_EKT_INFLIGHT] = { "inflight", K_U32 },
-	[EDGE_A_EKT_KERNEL] = { "kernel", K_FLAG },
-	[EDGE_A_SCHED_POLICY] = { "policy", K_STR },
-	[EDGE_A_SCHED_VICTIM] = { "victim", K_STR },
-	[EDGE_A_SCHED_FLUSH] = { "flush", K_U32 },
-	[EDGE_A_SCHED_RESERVE_PCT] = { "reserve_pct", K_U32 },
-	[EDGE_A_SCHED_DISPATCH_CYCLES] = { "dispatch_cycles", K_U32 },
-	[EDGE_A_SCHED_WAIT_CYCLES] = { "sched_wait_cycles", K_U32 },
-	[EDGE_A_SCHED_CTX_BYTES_PER_CYCLE] = { "ctx_bytes_per_cycle", K_U32 },
-	[EDGE_A_SCHED_SKIP_EVENT_EXEC] = { "skip_event_exec", K_U32 },
-	[EDGE_A_SCHED_SEED] = { "seed", K_U64 },
-	[EDGE_A_QUEUE_POLICY] = { "queue", K_STR },
-	[EDGE_A_CP_PARSE_NS] = { "parse_ns", K_U32 },
-	[EDGE_A_CP_HOST_NS] = { "host_ns", K_U32 },
-	[EDGE_A_CP_PROFILE_NS] = { "profile_ns", K_U32 },
-	[EDGE_A_TB_POLICY] = { "tb_policy", K_STR },
-	[EDGE_A_JOB_ID] = { "job", K_U64 },
-	[EDGE_A_JOB_OWNER_PID] = { "pid", K_U32 },
-	[EDGE_A_JOB_QUEUE] = { "queue", K_U32 },
-	[EDGE_A_JOB_STATE] = { "state", K_ENUM, job_names },
-	[EDGE_A_JOB_DEADLINE_NS] = { "deadline_ns", K_U64 },
-	[EDGE_A_JOB_AGE_NS] = { "age_ns", K_U64 },
-	[EDGE_A_JOB_KERNELS] = { "kernels", K_U32 },
-	[EDGE_A_JOB_LAUNCHED] = { "launched", K_U32 },
-	[EDGE_A_MEM_TOTAL] = { "mem_total", K_U64 },
-	[EDGE_A_MEM_USED] = { "mem_used", K_U64 },
-	[EDGE_A_MEM_PEAK] = { "mem_peak", K_U64 },
-	[EDGE_A_MEM_OOM] = { "mem_oom", K_U64 },
-	[EDGE_A_MEM_RESERVATIONS] = { "reservations", K_U32 },
-	[EDGE_A_PLACE_MEM] = { "mem", K_U64 },
-	[EDGE_A_PLACE_THREADS] = { "threads", K_U32 },
-	[EDGE_A_PLACE_BLOCKS] = { "blocks", K_U32 },
-	[EDGE_A_PLACE_POLICY] = { "policy", K_STR },
-	[EDGE_A_PLACE_ID] = { "place_id", K_U64 },
-	[EDGE_A_JOB_LATENCY_NS] = { "latency_ns", K_U64 },
-	[EDGE_A_PREEMPTIONS] = { "preemptions", K_U64 },
-	[EDGE_A_TB_PREEMPTIONS] = { "tb_preemptions", K_U64 },
-	[EDGE_A_SUMMARY_NS] = { "interval_ns", K_U64 },
-	[EDGE_A_SUMMARY_PREEMPTIONS] = { "interval_preemptions", K_U64 },
-	[EDGE_A_SUMMARY_TB_PREEMPTIONS] = { "interval_tb_preemptions", K_U64 },
-	[EDGE_A_EKT_DROPPED] = { "dropped", K_U64 },
-	/* EDGE_A_EKT_LAT_HIST: not printed; edgectl top reads it. */
+} attrs[F_MAX + 1] = {
+	[F_DEV_INDEX] = { "index", K_U32, NULL },
+	[F_DEV_NAME] = { "dev", K_STR, NULL },
+	[F_PRESET] = { "preset", K_ENUM, preset_names },
+	[F_TIME_MODE] = { "time", K_ENUM, time_names },
+	[F_EKT_USED] = { "ekt_used", K_U32, NULL },
+	[F_POLL_IDLE_US] = { "poll_idle_us", K_U32, NULL },
+	[F_TIME_SCALE_PCT] = { "time_scale_pct", K_U32, NULL },
+	[F_CPU] = { "cpu", K_S32, NULL },
+	[F_SUBMITTED] = { "submitted", K_U64, NULL },
+	[F_COMPLETED] = { "completed", K_U64, NULL },
+	[F_ERRORS] = { "errors", K_U64, NULL },
+	[F_REJECTED] = { "rejected", K_U64, NULL },
+	[F_CANCELLED] = { "cancelled", K_U64, NULL },
+	[F_LATE] = { "late", K_U64, NULL },
+	[F_INFLIGHT] = { "inflight", K_U32, NULL },
+	[F_JOBS_SUBMITTED] = { "jobs_submitted", K_U64, NULL },
+	[F_JOBS_DONE] = { "jobs_done", K_U64, NULL },
+	[F_JOBS_MET] = { "jobs_met", K_U64, NULL },
+	[F_JOBS_REJECTED] = { "jobs_rejected", K_U64, NULL },
+	[F_JOBS_CANCELLED] = { "jobs_cancelled", K_U64, NULL },
+	[F_EKT_ID] = { "id", K_U32, NULL },
+	[F_EKT_OWNER_PID] = { "pid", K_U32, NULL },
+	[F_EKT_FUNC] = { "func", K_ENUM, fn_names },
+	[F_EKT_GRID_X] = { "grid_x", K_U32, NULL },
+	[F_EKT_GRID_Y] = { "grid_y", K_U32, NULL },
+	[F_EKT_GRID_Z] = { "grid_z", K_U32, NULL },
+	[F_EKT_BLOCK_X] = { "block_x", K_U32, NULL },
+	[F_EKT_BLOCK_Y] = { "block_y", K_U32, NULL },
+	[F_EKT_BLOCK_Z] = { "block_z", K_U32, NULL },
+	[F_EKT_PRIORITY] = { "prio", K_U32, NULL },
+	[F_EKT_DEADLINE_NS] = { "deadline_ns", K_U64, NULL },
+	[F_EKT_RING_ENTRIES] = { "ring", K_U32, NULL },
+	[F_EKT_SUBMITTED] = { "submitted", K_U64, NULL },
+	[F_EKT_COMPLETED] = { "completed", K_U64, NULL },
+	[F_EKT_CANCELLED] = { "cancelled", K_U64, NULL },
+	[F_EKT_INFLIGHT] = { "inflight", K_U32, NULL },
+	[F_EKT_KERNEL] = { "kernel", K_FLAG, NULL },
+	[F_SCHED_POLICY] = { "policy", K_ENUM, simt_names },
+	[F_SCHED_VICTIM] = { "victim", K_ENUM, victim_names },
+	[F_SCHED_FLUSH] = { "flush", K_U32, NULL },
+	[F_SCHED_RESERVE_PCT] = { "reserve_pct", K_U32, NULL },
+	[F_SCHED_DISPATCH_CYCLES] = { "dispatch_cycles", K_U32, NULL },
+	[F_SCHED_WAIT_CYCLES] = { "sched_wait_cycles", K_U32, NULL },
+	[F_SCHED_CTX_BYTES_PER_CYCLE] = { "ctx_bytes_per_cycle", K_U32, NULL },
+	[F_SCHED_SKIP_EVENT_EXEC] = { "skip_event_exec", K_U32, NULL },
+	[F_SCHED_SEED] = { "seed", K_U64, NULL },
+	[F_QUEUE_POLICY] = { "queue", K_ENUM, queue_names },
+	[F_CP_PARSE_NS] = { "parse_ns", K_U32, NULL },
+	[F_CP_HOST_NS] = { "host_ns", K_U32, NULL },
+	[F_CP_PROFILE_NS] = { "profile_ns", K_U32, NULL },
+	[F_TB_POLICY] = { "tb_policy", K_ENUM, tbp_names },
+	[F_JOB_ID] = { "job", K_U64, NULL },
+	[F_JOB_OWNER_PID] = { "pid", K_U32, NULL },
+	[F_JOB_QUEUE] = { "queue", K_U32, NULL },
+	[F_JOB_STATE] = { "state", K_ENUM, job_names },
+	[F_JOB_DEADLINE_NS] = { "deadline_ns", K_U64, NULL },
+	[F_JOB_AGE_NS] = { "age_ns", K_U64, NULL },
+	[F_JOB_KERNELS] = { "kernels", K_U32, NULL },
+	[F_JOB_LAUNCHED] = { "launched", K_U32, NULL },
+	[F_MEM_TOTAL] = { "mem_total", K_U64, NULL },
+	[F_MEM_USED] = { "mem_used", K_U64, NULL },
+	[F_MEM_PEAK] = { "mem_peak", K_U64, NULL },
+	[F_MEM_OOM] = { "mem_oom", K_U64, NULL },
+	[F_MEM_RESERVATIONS] = { "reservations", K_U32, NULL },
+	[F_PLACE_MEM] = { "mem", K_U64, NULL },
+	[F_PLACE_THREADS] = { "threads", K_U32, NULL },
+	[F_PLACE_BLOCKS] = { "blocks", K_U32, NULL },
+	[F_PLACE_POLICY] = { "policy", K_ENUM, place_names },
+	[F_PLACE_ID] = { "place_id", K_U64, NULL },
+	[F_JOB_LATENCY_NS] = { "latency_ns", K_U64, NULL },
+	[F_PREEMPTIONS] = { "preemptions", K_U64, NULL },
+	[F_TB_PREEMPTIONS] = { "tb_preemptions", K_U64, NULL },
+	[F_SUMMARY_NS] = { "interval_ns", K_U64, NULL },
+	[F_SUMMARY_PREEMPTIONS] = { "interval_preemptions", K_U64, NULL },
+	[F_SUMMARY_TB_PREEMPTIONS] = { "interval_tb_preemptions", K_U64, NULL },
+	[F_EKT_DROPPED] = { "dropped", K_U64, NULL },
+	/* F_EKT_LAT_HIST: not printed; edgectl top reads it. */
 };
 
 /*
@@ -186,27 +465,14 @@ static const char * const top_words[] = { "-n", "dev", NULL };
  * (attrs[]); a string attribute takes a name, the others a number.
  */
 static const int sched_attrs[] = {
-	EDGE_A_SCHED_POLICY, EDGE_A_SCHED_VICTIM, EDGE_A_QUEUE_POLICY,
-	EDGE_A_TB_POLICY, EDGE_A_SCHED_FLUSH, EDGE_A_SCHED_RESERVE_PCT,
-	EDGE_A_SCHED_DISPATCH_CYCLES, EDGE_A_SCHED_WAIT_CYCLES,
-	EDGE_A_SCHED_CTX_BYTES_PER_CYCLE, EDGE_A_SCHED_SKIP_EVENT_EXEC,
-	EDGE_A_CP_PARSE_NS, EDGE_A_CP_HOST_NS, EDGE_A_CP_PROFILE_NS,
+	F_SCHED_POLICY, F_SCHED_VICTIM, F_QUEUE_POLICY,
+	F_TB_POLICY, F_SCHED_FLUSH, F_SCHED_RESERVE_PCT,
+	F_SCHED_DISPATCH_CYCLES, F_SCHED_WAIT_CYCLES,
+	F_SCHED_CTX_BYTES_PER_CYCLE, F_SCHED_SKIP_EVENT_EXEC,
+	F_CP_PARSE_NS, F_CP_HOST_NS, F_CP_PROFILE_NS,
 };
 
 #define N_SCHED	(sizeof(sched_attrs) / sizeof(sched_attrs[0]))
-
-static const char * const ntf_names[] = {
-	[EDGE_CMD_DEV_ADD_NTF] = "dev add",
-	[EDGE_CMD_DEV_DEL_NTF] = "dev del",
-	[EDGE_CMD_EKT_REG_NTF] = "ekt reg",
-	[EDGE_CMD_EKT_UNREG_NTF] = "ekt unreg",
-	[EDGE_CMD_POLICY_NTF] = "policy",
-	[EDGE_CMD_JOB_REJECT_NTF] = "job rejected",
-	[EDGE_CMD_JOB_LATE_NTF] = "job late",
-	[EDGE_CMD_JOB_DROP_NTF] = "job dropped",
-	[EDGE_CMD_PREEMPT_NTF] = "preemptions",
-	[EDGE_CMD_EKT_DROP_NTF] = "ekt dropped",
-};
 
 static bool json, pretty, show_stats;
 /* -j for monitor and top: JSON lines, one object a line, no array. */
@@ -220,7 +486,7 @@ struct ctx {
 	int err;		/* the kernel's errno, negative */
 	char msg[256];		/* and its extack message */
 	/* What a callback collects (top): one message's attributes. */
-	struct nlattr *tb[EDGE_A_MAX + 1];
+	struct nlattr *tb[F_MAX + 1];
 	void (*each)(struct ctx *c, uint8_t cmd, struct nlattr **tb);
 	void *arg;
 	struct nlmsghdr *cur;	/* the message @each is called for */
@@ -309,24 +575,28 @@ static void json_str(const char *s)
 	putchar('"');
 }
 
+/* Value @v of an enum by its name in @n. */
+static void enum_print(uint32_t v, const char * const *n)
+{
+	uint32_t i;
+
+	for (i = 0; n[i] && i < v; i++)
+		;
+	/* A value newer than edgectl: its number. */
+	if (!n[i])
+		printf("%" PRIu32, v);
+	else if (json)
+		json_str(n[i]);
+	else
+		fputs(n[i], stdout);
+}
+
 static void print_value(int t, struct nlattr *a)
 {
 	switch (attrs[t].kind) {
-	case K_ENUM: {
-		const char * const *n = attrs[t].names;
-		uint32_t v = nla_get_u32(a), i;
-
-		for (i = 0; n[i] && i < v; i++)
-			;
-		/* A value newer than edgectl: its number. */
-		if (!n[i])
-			printf("%" PRIu32, v);
-		else if (json)
-			json_str(n[i]);
-		else
-			fputs(n[i], stdout);
+	case K_ENUM:
+		enum_print(nla_get_u32(a), attrs[t].names);
 		break;
-	}
 	case K_U32:
 		printf("%" PRIu32, nla_get_u32(a));
 		break;
@@ -360,7 +630,7 @@ static void print_params(bool first)
 	if (!cur_msg)
 		return;
 	nlmsg_for_each_attr(a, cur_msg, GENL_HDRLEN, rem) {
-		if (nla_type(a) != EDGE_A_POLICY_PARAM ||
+		if (nla_type(a) != EDGE_A_SCHED_POLICY_PARAM ||
 		    nla_parse_nested(tb, EDGE_A_POLICY_PARAM_MAX, a, NULL) ||
 		    !tb[EDGE_A_POLICY_PARAM_NAME] ||
 		    !tb[EDGE_A_POLICY_PARAM_VALUE])
@@ -397,19 +667,19 @@ static void print_obj(const char *what, struct nlattr **tb, bool stats)
 	} else if (what) {
 		printf("[%s] ", what);
 	}
-	for (t = 1; t <= EDGE_A_MAX; t++) {
+	for (t = 1; t <= F_MAX; t++) {
 		if (!tb[t] || !attrs[t].name)
 			continue;
-		if (!stats && t >= EDGE_A_SUBMITTED && t <= EDGE_A_JOBS_CANCELLED)
+		if (!stats && t >= F_SUBMITTED && t <= F_JOBS_CANCELLED)
 			continue;
 		if (json) {
 			printf("%s%s\"%s\":", first ? "" : ",",
 			       pretty ? "\n    " : "", attrs[t].name);
 			print_value(t, tb[t]);
-		} else if (t == EDGE_A_DEV_NAME) {
+		} else if (t == F_DEV_NAME) {
 			print_value(t, tb[t]);
 			putchar(':');
-		} else if (t != EDGE_A_DEV_INDEX || !tb[EDGE_A_DEV_NAME]) {
+		} else if (t != F_DEV_INDEX || !tb[F_DEV_NAME]) {
 			printf(" %s", attrs[t].name);
 			if (attrs[t].kind != K_FLAG) {
 				putchar(' ');
@@ -418,7 +688,7 @@ static void print_obj(const char *what, struct nlattr **tb, bool stats)
 		}
 		first = false;
 	}
-	if (tb[EDGE_A_POLICY_PARAM])
+	if (tb[F_POLICY_PARAM])
 		print_params(first);
 	if (json_lines)
 		puts("}");
@@ -429,14 +699,71 @@ static void print_obj(const char *what, struct nlattr **tb, bool stats)
 	fflush(stdout);
 }
 
+/* @w, attributes of set @s, as fields in @tb. */
+static void to_fields(enum aset s, struct nlattr **w, struct nlattr **tb)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(wire_fields) / sizeof(wire_fields[0]); i++)
+		if (wire_fields[i].set == s && w[wire_fields[i].wire])
+			tb[wire_fields[i].field] = w[wire_fields[i].wire];
+}
+
+/*
+ * Message @h's attributes as fields, by its command's set; a removed
+ * device's final counters (dev-del-ntf's stats nest) with them.
+ */
+static int parse_fields(struct nlmsghdr *h, struct nlattr **tb)
+{
+	struct genlmsghdr *g = nlmsg_data(h);
+	enum aset s = cmd_set(g->cmd);
+	struct nlattr *w[SET_MAX + 1], *st[EDGE_A_STATS_MAX + 1];
+
+	memset(tb, 0, sizeof(*tb) * (F_MAX + 1));
+	if (!s || nla_parse(w, set_max[s], genlmsg_attrdata(g, 0),
+			    genlmsg_attrlen(g, 0), NULL))
+		return -1;
+	to_fields(s, w, tb);
+	if (s == S_DEV && w[EDGE_A_DEV_STATS] &&
+	    !nla_parse_nested(st, EDGE_A_STATS_MAX, w[EDGE_A_DEV_STATS], NULL))
+		to_fields(S_STATS, st, tb);
+	return 0;
+}
+
+/* The attribute of set @s that prints as @field, or 0. */
+static int wire_of(enum aset s, int field)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(wire_fields) / sizeof(wire_fields[0]); i++)
+		if (wire_fields[i].set == s && wire_fields[i].field == field)
+			return wire_fields[i].wire;
+	return 0;
+}
+
+/* @word's value in the spec's enum @names, or exit naming @what. */
+static uint32_t enum_arg(const char *word, const char * const *names,
+			 const char *what)
+{
+	uint32_t i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(word, names[i]))
+			return i;
+	fprintf(stderr, "edgectl: unknown %s \"%s\" (", what, word);
+	for (i = 0; names[i]; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "", names[i]);
+	fputs(")\n", stderr);
+	exit(1);
+}
+
 static int parse(struct nl_msg *msg, struct nlattr **tb, uint8_t *cmd)
 {
 	struct genlmsghdr *g = nlmsg_data(nlmsg_hdr(msg));
 
 	*cmd = g->cmd;
 	cur_msg = nlmsg_hdr(msg);
-	return nla_parse(tb, EDGE_A_MAX, genlmsg_attrdata(g, 0),
-			 genlmsg_attrlen(g, 0), NULL);
+	return parse_fields(nlmsg_hdr(msg), tb);
 }
 
 static int valid_cb(struct nl_msg *msg, void *arg)
@@ -494,7 +821,7 @@ static void ext_offset(struct ctx *c, uint32_t off)
 		if (off < at || off >= at + NLA_ALIGN(a->nla_len))
 			continue;
 		c->bad_attr = nla_type(a);
-		if (off != at && c->bad_attr == EDGE_A_POLICY_PARAM &&
+		if (off != at && c->bad_attr == EDGE_A_SCHED_POLICY_PARAM &&
 		    !nla_parse_nested(pt, EDGE_A_POLICY_PARAM_MAX, a, NULL) &&
 		    pt[EDGE_A_POLICY_PARAM_NAME])
 			snprintf(c->bad_knob, sizeof(c->bad_knob), "%s",
@@ -574,9 +901,41 @@ static int end_cb(struct nl_msg *msg, void *arg)
 					NLMSG_ALIGN(sizeof(int))));
 }
 
+/*
+ * The family's id, when the kernel's is the version edgectl speaks:
+ * another one numbers its commands and attributes otherwise, so a
+ * mismatch is refused here, naming both, before any request.
+ */
+static const char *family_resolve(struct ctx *c)
+{
+	static char why[128];
+	struct nl_cache *cache;
+	struct genl_family *f;
+	int v;
+
+	if (genl_ctrl_alloc_cache(c->sk, &cache))
+		return "cannot read the generic netlink families";
+	f = genl_ctrl_search_by_name(cache, EDGE_FAMILY_NAME);
+	if (!f) {
+		nl_cache_free(cache);
+		return "no \"edge\" netlink family: is edge.ko loaded?";
+	}
+	c->family = genl_family_get_id(f);
+	v = genl_family_get_version(f);
+	genl_family_put(f);
+	nl_cache_free(cache);
+	if (v == EDGE_FAMILY_VERSION)
+		return NULL;
+	snprintf(why, sizeof(why),
+		 "the kernel's \"edge\" family is version %d, this edgectl speaks version %d",
+		 v, EDGE_FAMILY_VERSION);
+	return why;
+}
+
 /* The socket and the family; NULL, or why not. */
 static const char *ctx_try_open(struct ctx *c)
 {
+	const char *why;
 	int one = 1;
 
 	memset(c, 0, sizeof(*c));
@@ -585,9 +944,9 @@ static const char *ctx_try_open(struct ctx *c)
 		return "cannot open a generic netlink socket";
 	setsockopt(nl_socket_get_fd(c->sk), SOL_NETLINK, NETLINK_EXT_ACK,
 		   &one, sizeof(one));
-	c->family = genl_ctrl_resolve(c->sk, EDGE_FAMILY_NAME);
-	if (c->family < 0)
-		return "no \"edge\" netlink family: is edge.ko loaded?";
+	why = family_resolve(c);
+	if (why)
+		return why;
 	nl_socket_modify_cb(c->sk, NL_CB_VALID, NL_CB_CUSTOM, valid_cb, c);
 	nl_socket_modify_cb(c->sk, NL_CB_ACK, NL_CB_CUSTOM, end_cb, c);
 	nl_socket_modify_cb(c->sk, NL_CB_FINISH, NL_CB_CUSTOM, end_cb, c);
@@ -612,6 +971,23 @@ static struct nl_msg *req(struct ctx *c, uint8_t cmd, int flags)
 			       flags, cmd, EDGE_FAMILY_VERSION))
 		die("%s", "out of memory");
 	return m;
+}
+
+/* The field the kernel's bad attribute prints as, in our request's set. */
+static int bad_field(struct ctx *c)
+{
+	enum aset s;
+	unsigned int i;
+
+	if (!c->sent || c->bad_attr <= 0)
+		return 0;
+	s = cmd_set(((struct genlmsghdr *)nlmsg_data(c->sent))->cmd);
+	for (i = 0; i < sizeof(wire_fields) / sizeof(wire_fields[0]); i++)
+		if (wire_fields[i].set == s &&
+		    wire_fields[i].wire == c->bad_attr &&
+		    attrs[wire_fields[i].field].name)
+			return wire_fields[i].field;
+	return 0;
 }
 
 static int xfer(struct ctx *c, struct nl_msg *m)
@@ -640,9 +1016,8 @@ static int xfer(struct ctx *c, struct nl_msg *m)
 			c->msg[0] ? ": " : "", c->msg);
 		if (c->bad_knob[0])
 			fprintf(stderr, ": %s", c->bad_knob);
-		else if (c->bad_attr > 0 && c->bad_attr <= EDGE_A_MAX &&
-			 attrs[c->bad_attr].name)
-			fprintf(stderr, ": %s", attrs[c->bad_attr].name);
+		else if (bad_field(c))
+			fprintf(stderr, ": %s", attrs[bad_field(c)].name);
 		/* An unsigned policy's 0 is no news: "max N" then. */
 		if (c->has_min && c->min && c->has_max)
 			fprintf(stderr, " (%" PRId64 "..%" PRIu64 ")", c->min,
@@ -734,15 +1109,15 @@ static void param_each(struct ctx *c, uint8_t cmd, struct nlattr **tb)
 		{ EDGE_A_POLICY_PARAM_RANGE_MAX, "range_max" },
 		{ EDGE_A_POLICY_PARAM_DEFAULT, "default" },
 	};
-	uint32_t dev = tb[EDGE_A_DEV_INDEX] ?
-		       nla_get_u32(tb[EDGE_A_DEV_INDEX]) : 0;
+	uint32_t dev = tb[F_DEV_INDEX] ?
+		       nla_get_u32(tb[F_DEV_INDEX]) : 0;
 	unsigned int i;
 	int rem;
 
 	nlmsg_for_each_attr(a, c->cur, GENL_HDRLEN, rem) {
 		bool first = true;
 
-		if (nla_type(a) != EDGE_A_POLICY_PARAM ||
+		if (nla_type(a) != EDGE_A_SCHED_POLICY_PARAM ||
 		    nla_parse_nested(p, EDGE_A_POLICY_PARAM_MAX, a, NULL) ||
 		    !p[EDGE_A_POLICY_PARAM_NAME])
 			continue;
@@ -768,12 +1143,10 @@ static void param_each(struct ctx *c, uint8_t cmd, struct nlattr **tb)
 			printf("%" PRIu64, (uint64_t)nla_get_u64(p[u64s[i].t]));
 		}
 		if (p[EDGE_A_POLICY_PARAM_POLICY]) {
+			uint32_t v = nla_get_u32(p[EDGE_A_POLICY_PARAM_POLICY]);
+
 			param_field(&first, "policy");
-			if (json)
-				json_str(nla_get_string(p[EDGE_A_POLICY_PARAM_POLICY]));
-			else
-				fputs(nla_get_string(p[EDGE_A_POLICY_PARAM_POLICY]),
-				      stdout);
+			enum_print(v, queue_names);
 		}
 		if (p[EDGE_A_POLICY_PARAM_HELP]) {
 			if (json) {
@@ -827,17 +1200,13 @@ static void collect_each(struct ctx *c, uint8_t cmd, struct nlattr **tb)
 
 static void parse_hdr(struct nlmsghdr *h, struct nlattr **tb)
 {
-	struct genlmsghdr *g = nlmsg_data(h);
-
-	if (nla_parse(tb, EDGE_A_MAX, genlmsg_attrdata(g, 0),
-		      genlmsg_attrlen(g, 0), NULL))
-		memset(tb, 0, sizeof(*tb) * (EDGE_A_MAX + 1));
+	parse_fields(h, tb);
 }
 
 /* -s: each device with its counters, as one object. */
 static void dev_show_stats(struct ctx *c, struct coll *devs)
 {
-	struct nlattr *tb[EDGE_A_MAX + 1], *st[EDGE_A_MAX + 1];
+	struct nlattr *tb[F_MAX + 1], *st[F_MAX + 1];
 	struct coll stats;
 	int i, t;
 
@@ -848,12 +1217,12 @@ static void dev_show_stats(struct ctx *c, struct coll *devs)
 		memset(&stats, 0, sizeof(stats));
 		c->arg = &stats;
 		m = req(c, EDGE_CMD_STATS_GET, 0);
-		nla_put_u32(m, EDGE_A_DEV_INDEX,
-			    nla_get_u32(tb[EDGE_A_DEV_INDEX]));
+		nla_put_u32(m, EDGE_A_STATS_DEV_INDEX,
+			    nla_get_u32(tb[F_DEV_INDEX]));
 		xfer(c, m);
 		if (stats.n) {
 			parse_hdr(stats.h[0], st);
-			for (t = EDGE_A_SUBMITTED; t <= EDGE_A_JOBS_CANCELLED; t++)
+			for (t = F_SUBMITTED; t <= F_JOBS_CANCELLED; t++)
 				if (st[t])
 					tb[t] = st[t];
 		}
@@ -890,7 +1259,7 @@ static int cmd_dev(struct ctx *c, int argc, char **argv)
 			dev_show_stats(c, &devs);
 		} else {
 			for (i = 0; i < devs.n; i++) {
-				struct nlattr *tb[EDGE_A_MAX + 1];
+				struct nlattr *tb[F_MAX + 1];
 
 				parse_hdr(devs.h[i], tb);
 				print_obj(NULL, tb, false);
@@ -905,13 +1274,15 @@ static int cmd_dev(struct ctx *c, int argc, char **argv)
 		m = req(c, EDGE_CMD_DEV_ADD, 0);
 		while (argc) {
 			if (!strcmp(argv[0], "virtual") || !strcmp(argv[0], "real")) {
-				nla_put_u32(m, EDGE_A_TIME_MODE,
+				nla_put_u32(m, EDGE_A_DEV_TIME_MODE,
 					    argv[0][0] == 'v' ?
 					    EDGE_NL_TIME_VIRTUAL : EDGE_NL_TIME_REAL);
 				argc--;
 				argv++;
 			} else if (argc >= 2 && !strcmp(argv[0], "preset")) {
-				nla_put_string(m, EDGE_A_PRESET, argv[1]);
+				nla_put_u32(m, EDGE_A_DEV_PRESET,
+					    enum_arg(argv[1], preset_names,
+						     "preset"));
 				argc -= 2;
 				argv += 2;
 			} else if (argc >= 2 && !strcmp(argv[0], "index")) {
@@ -940,11 +1311,14 @@ static int cmd_dev(struct ctx *c, int argc, char **argv)
 			usage();
 		for (; argc >= 2; argc -= 2, argv += 2) {
 			if (!strcmp(argv[0], "poll_idle_us"))
-				nla_put_u32(m, EDGE_A_POLL_IDLE_US, number(argv[1]));
+				nla_put_u32(m, EDGE_A_DEV_POLL_IDLE_US,
+					    number(argv[1]));
 			else if (!strcmp(argv[0], "time_scale_pct"))
-				nla_put_u32(m, EDGE_A_TIME_SCALE_PCT, number(argv[1]));
+				nla_put_u32(m, EDGE_A_DEV_TIME_SCALE_PCT,
+					    number(argv[1]));
 			else if (!strcmp(argv[0], "cpu"))
-				nla_put_u32(m, EDGE_A_CPU, (uint32_t)atoi(argv[1]));
+				nla_put_u32(m, EDGE_A_DEV_CPU,
+					    (uint32_t)atoi(argv[1]));
 			else
 				bad_word(argv[0], dev_set_words);
 		}
@@ -971,7 +1345,9 @@ static int show_dev(struct ctx *c, int argc, char **argv, uint8_t cmd,
 		argv++;
 	}
 	m = req(c, cmd, flags);
-	nla_put_u32(m, EDGE_A_DEV_INDEX, dev_arg(&argc, &argv));
+	/* Each per-device request's dev-index: its set's first attribute. */
+	nla_put_u32(m, wire_of(cmd_set(cmd), F_DEV_INDEX),
+		    dev_arg(&argc, &argv));
 	c->each = show_each;
 	json_begin();
 	xfer(c, m);
@@ -1015,7 +1391,7 @@ static void knobs_each(struct ctx *c, uint8_t cmd, struct nlattr **tb)
 	int rem;
 
 	nlmsg_for_each_attr(a, c->cur, GENL_HDRLEN, rem) {
-		if (nla_type(a) != EDGE_A_POLICY_PARAM || k->n == KNOBS_MAX ||
+		if (nla_type(a) != EDGE_A_SCHED_POLICY_PARAM || k->n == KNOBS_MAX ||
 		    nla_parse_nested(pt, EDGE_A_POLICY_PARAM_MAX, a, NULL) ||
 		    !pt[EDGE_A_POLICY_PARAM_NAME])
 			continue;
@@ -1032,7 +1408,7 @@ static void knobs_get(struct ctx *c, uint32_t dev, struct knobs *k)
 	if (k->got)
 		return;
 	m = req(c, EDGE_CMD_SCHED_GET, 0);
-	nla_put_u32(m, EDGE_A_DEV_INDEX, dev);
+	nla_put_u32(m, EDGE_A_SCHED_DEV_INDEX, dev);
 	k->got = true;
 	k->n = 0;
 	c->each = knobs_each;
@@ -1086,7 +1462,7 @@ static int cmd_sched(struct ctx *c, int argc, char **argv, bool param)
 	}
 	if (!strcmp(sub, "show") && param) {
 		m = req(c, EDGE_CMD_SCHED_GET, 0);
-		nla_put_u32(m, EDGE_A_DEV_INDEX, dev_arg(&argc, &argv));
+		nla_put_u32(m, EDGE_A_SCHED_DEV_INDEX, dev_arg(&argc, &argv));
 		c->each = param_each;
 		json_begin();
 		xfer(c, m);
@@ -1099,7 +1475,7 @@ static int cmd_sched(struct ctx *c, int argc, char **argv, bool param)
 		bad_word(sub, sched_cmds);
 	m = req(c, EDGE_CMD_SCHED_SET, 0);
 	dev = dev_arg(&argc, &argv);
-	nla_put_u32(m, EDGE_A_DEV_INDEX, dev);
+	nla_put_u32(m, EDGE_A_SCHED_DEV_INDEX, dev);
 	if (!argc)
 		usage();
 	for (; argc >= 2; argc -= 2, argv += 2) {
@@ -1113,16 +1489,19 @@ static int cmd_sched(struct ctx *c, int argc, char **argv, bool param)
 				break;
 		if (i < N_SCHED) {
 			a = sched_attrs[i];
-			if (attrs[a].kind == K_STR)
-				nla_put_string(m, a, argv[1]);
+			if (attrs[a].kind == K_ENUM)
+				nla_put_u32(m, wire_of(S_SCHED, a),
+					    enum_arg(argv[1], attrs[a].names,
+						     attrs[a].name));
 			else
-				nla_put_u32(m, a, number(argv[1]));
+				nla_put_u32(m, wire_of(S_SCHED, a),
+					    number(argv[1]));
 			continue;
 		}
 		knobs_get(c, dev, &knobs);
 		if (!knob_known(&knobs, argv[0]))
 			sched_bad_word(c, dev, &knobs, argv[0]);
-		n = nla_nest_start(m, EDGE_A_POLICY_PARAM | NLA_F_NESTED);
+		n = nla_nest_start(m, EDGE_A_SCHED_POLICY_PARAM | NLA_F_NESTED);
 		nla_put_string(m, EDGE_A_POLICY_PARAM_NAME, argv[0]);
 		nla_put_u64(m, EDGE_A_POLICY_PARAM_VALUE, number64(argv[1]));
 		nla_nest_end(m, n);
@@ -1134,14 +1513,16 @@ static int cmd_sched(struct ctx *c, int argc, char **argv, bool param)
 
 static int monitor_cb(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[EDGE_A_MAX + 1];
+	struct nlattr *tb[F_MAX + 1];
 	long *left = arg;
+	unsigned int i;
 	uint8_t cmd;
 
 	if (parse(msg, tb, &cmd))
 		return NL_SKIP;
-	print_obj(cmd < sizeof(ntf_names) / sizeof(ntf_names[0]) &&
-		  ntf_names[cmd] ? ntf_names[cmd] : "unknown", tb,
+	i = cmd_row(cmd);
+	print_obj(i < sizeof(cmds) / sizeof(cmds[0]) && cmds[i].ntf ?
+		  cmds[i].ntf : "unknown", tb,
 		  cmd == EDGE_CMD_DEV_DEL_NTF);
 	if (*left > 0 && !--*left)
 		return NL_STOP;
@@ -1151,16 +1532,16 @@ static int monitor_cb(struct nl_msg *msg, void *arg)
 static int cmd_monitor(struct ctx *c, long count)
 {
 	int grp = genl_ctrl_resolve_grp(c->sk, EDGE_FAMILY_NAME,
-					EDGE_MCGRP_MONITOR);
+					EDGE_MCGRP_EVENTS);
 	int ret;
 
 	if (grp < 0)
-		die("%s", "no monitor group");
+		die("%s", "no \"" EDGE_MCGRP_EVENTS "\" group");
 	nl_socket_disable_seq_check(c->sk);
 	nl_socket_modify_cb(c->sk, NL_CB_VALID, NL_CB_CUSTOM, monitor_cb,
 			    &count);
 	if (nl_socket_add_membership(c->sk, grp))
-		die("%s", "cannot join the monitor group");
+		die("%s", "cannot join the \"" EDGE_MCGRP_EVENTS "\" group");
 	while (count) {
 		ret = nl_recvmsgs_default(c->sk);
 		/* genl_set_err(-ENOBUFS): the kernel lost one for us. */
@@ -1206,22 +1587,22 @@ static void top_each(struct ctx *c, uint8_t cmd, struct nlattr **tb)
 	struct top_state *s = c->arg;
 	struct top_row *r;
 
-	if (s->n >= TOP_MAX || !tb[EDGE_A_EKT_ID])
+	if (s->n >= TOP_MAX || !tb[F_EKT_ID])
 		return;
 	r = &s->now[s->n++];
 	r->used = true;
-	r->dev = nla_get_u32(tb[EDGE_A_DEV_INDEX]);
-	r->id = nla_get_u32(tb[EDGE_A_EKT_ID]);
-	r->submitted = nla_get_u64(tb[EDGE_A_EKT_SUBMITTED]);
-	r->completed = nla_get_u64(tb[EDGE_A_EKT_COMPLETED]);
-	r->cancelled = nla_get_u64(tb[EDGE_A_EKT_CANCELLED]);
-	r->inflight = nla_get_u32(tb[EDGE_A_EKT_INFLIGHT]);
-	r->pid = tb[EDGE_A_EKT_OWNER_PID] ?
-		 nla_get_u32(tb[EDGE_A_EKT_OWNER_PID]) : 0;
+	r->dev = nla_get_u32(tb[F_DEV_INDEX]);
+	r->id = nla_get_u32(tb[F_EKT_ID]);
+	r->submitted = nla_get_u64(tb[F_EKT_SUBMITTED]);
+	r->completed = nla_get_u64(tb[F_EKT_COMPLETED]);
+	r->cancelled = nla_get_u64(tb[F_EKT_CANCELLED]);
+	r->inflight = nla_get_u32(tb[F_EKT_INFLIGHT]);
+	r->pid = tb[F_EKT_OWNER_PID] ?
+		 nla_get_u32(tb[F_EKT_OWNER_PID]) : 0;
 	/* An older module has no histogram: no percentiles then. */
-	if (tb[EDGE_A_EKT_LAT_HIST] &&
-	    nla_len(tb[EDGE_A_EKT_LAT_HIST]) == sizeof(r->hist))
-		memcpy(r->hist, nla_data(tb[EDGE_A_EKT_LAT_HIST]),
+	if (tb[F_EKT_LAT_HIST] &&
+	    nla_len(tb[F_EKT_LAT_HIST]) == sizeof(r->hist))
+		memcpy(r->hist, nla_data(tb[F_EKT_LAT_HIST]),
 		       sizeof(r->hist));
 }
 
@@ -1230,13 +1611,13 @@ static void top_stats_each(struct ctx *c, uint8_t cmd, struct nlattr **tb)
 	struct top_state *s = c->arg;
 	uint32_t d;
 
-	if (!tb[EDGE_A_DEV_INDEX] || !tb[EDGE_A_PREEMPTIONS])
+	if (!tb[F_DEV_INDEX] || !tb[F_PREEMPTIONS])
 		return;
-	d = nla_get_u32(tb[EDGE_A_DEV_INDEX]);
+	d = nla_get_u32(tb[F_DEV_INDEX]);
 	if (d >= 64)
 		return;
-	s->dnow[d].preempt = nla_get_u64(tb[EDGE_A_PREEMPTIONS]);
-	s->dnow[d].tb_preempt = nla_get_u64(tb[EDGE_A_TB_PREEMPTIONS]);
+	s->dnow[d].preempt = nla_get_u64(tb[F_PREEMPTIONS]);
+	s->dnow[d].tb_preempt = nla_get_u64(tb[F_TB_PREEMPTIONS]);
 	s->dnow[d].seen = true;
 }
 
@@ -1244,8 +1625,8 @@ static void devs_each(struct ctx *c, uint8_t cmd, struct nlattr **tb)
 {
 	uint32_t *list = c->arg;
 
-	if (tb[EDGE_A_DEV_INDEX] && list[0] < 64)
-		list[1 + list[0]++] = nla_get_u32(tb[EDGE_A_DEV_INDEX]);
+	if (tb[F_DEV_INDEX] && list[0] < 64)
+		list[1 + list[0]++] = nla_get_u32(tb[F_DEV_INDEX]);
 }
 
 /* The upper bound of the bucket holding the @pct-th percentile, as text. */
@@ -1365,11 +1746,11 @@ static int cmd_top(struct ctx *c, long iters, int onedev)
 		for (d = 0; d < (int)devs[0]; d++) {
 			c->each = top_each;
 			m = req(c, EDGE_CMD_EKT_GET, NLM_F_DUMP);
-			nla_put_u32(m, EDGE_A_DEV_INDEX, devs[1 + d]);
+			nla_put_u32(m, EDGE_A_EKT_DEV_INDEX, devs[1 + d]);
 			xfer(c, m);
 			c->each = top_stats_each;
 			m = req(c, EDGE_CMD_STATS_GET, 0);
-			nla_put_u32(m, EDGE_A_DEV_INDEX, devs[1 + d]);
+			nla_put_u32(m, EDGE_A_STATS_DEV_INDEX, devs[1 + d]);
 			xfer(c, m);
 		}
 		if (json_lines) {
@@ -1441,10 +1822,10 @@ static void place_each(struct ctx *c, uint8_t cmd, struct nlattr **tb)
 {
 	struct placed *p = c->arg;
 
-	if (!tb[EDGE_A_DEV_INDEX] || !tb[EDGE_A_PLACE_ID])
+	if (!tb[F_DEV_INDEX] || !tb[F_PLACE_ID])
 		return;
-	p->index = nla_get_u32(tb[EDGE_A_DEV_INDEX]);
-	p->id = nla_get_u64(tb[EDGE_A_PLACE_ID]);
+	p->index = nla_get_u32(tb[F_DEV_INDEX]);
+	p->id = nla_get_u64(tb[F_PLACE_ID]);
 	p->got = true;
 	print_obj(NULL, tb, false);
 }
@@ -1495,7 +1876,9 @@ static int cmd_place(struct ctx *c, int argc, char **argv)
 		else if (!strcmp(argv[0], "blocks"))
 			nla_put_u32(m, EDGE_A_PLACE_BLOCKS, number(argv[1]));
 		else if (!strcmp(argv[0], "policy"))
-			nla_put_string(m, EDGE_A_PLACE_POLICY, argv[1]);
+			nla_put_u32(m, EDGE_A_PLACE_POLICY,
+				    enum_arg(argv[1], place_names,
+					     "placement policy"));
 		else
 			bad_word(argv[0], place_words);
 		argc -= 2;
