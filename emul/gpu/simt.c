@@ -619,7 +619,7 @@ all:
  * among those alone, and for *@capped (while it is not already set) at
  * the cores before the one found: beside a quota of a few cores, or a
  * batch kernel that waits for a service, this was a call of the cap
- * hook for every free core at every pass (C-Laius and Baymax: a quarter
+ * hook for every free core at every pass (the quota policies: a quarter
  * of their time).  Both find what a search of every core in turn finds.
  */
 static int find_core_for_tb(struct edge_simt *s, struct edge_kinst *ki,
