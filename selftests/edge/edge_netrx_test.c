@@ -593,7 +593,7 @@ TEST_F_TIMEOUT(netrx, detach_attach_under_flood, 120)
 	EXPECT_LT(0, b.answered);
 	/* The queues came back at the same EKT ids: nothing was left. */
 	ASSERT_EQ(0, nr_str("ekt_ids", ids, sizeof(ids)));
-	EXPECT_STREQ("icmp 0 udp 1", ids);
+	EXPECT_STREQ("icmp 0 udp 1 memc 2", ids);
 	EXPECT_EQ(0, edge_sysfs_read(0, "inflight"));
 }
 
@@ -667,7 +667,7 @@ TEST_F(netrx, attach_errors_change_nothing)
 	EXPECT_EQ(0, nr_read("inflight"));
 	ASSERT_EQ(0, nr_write("attach", "nr0"));
 	ASSERT_EQ(0, nr_str("ekt_ids", name, sizeof(name)));
-	EXPECT_STREQ("icmp 0 udp 1", name);
+	EXPECT_STREQ("icmp 0 udp 1 memc 2", name);
 }
 
 /* ---- fail-nth into attach (the debug kernel has fault injection) ---- */
@@ -737,7 +737,7 @@ TEST_F_TIMEOUT(netrx, attach_under_fault_injection, 300)
 	EXPECT_LT(5, injected);
 	/* Everything was given back: the same EKT ids, and it answers. */
 	ASSERT_EQ(0, nr_str("ekt_ids", name, sizeof(name)));
-	EXPECT_STREQ("icmp 0 udp 1", name);
+	EXPECT_STREQ("icmp 0 udp 1 memc 2", name);
 	EXPECT_EQ(0, run(out, sizeof(out), CLI "ping -c 2 " SRV_IP)) TH_LOG("%s", out);
 }
 
