@@ -1066,19 +1066,19 @@ static ssize_t memc_set_store(struct kobject *k, struct kobj_attribute *at,
 {
 	struct edge_memc_set set = {};
 	size_t n = strcspn(buf, "\n"), klen, i;
-	const char *v;
+	const char *v = strnchr(buf, n, ' ');
 	int ret;
 
-	/* Nothing may follow the line's end. */
-	if (n + 1 < count)
+	/* Nothing may follow the line's end; a space ends the key. */
+	if (n + 1 < count || !v)
 		return -EINVAL;
-	klen = strcspn(buf, " \n");
-	if (!klen || klen > EDGE_MEMC_MAX_KEY || klen >= n)
+	klen = v - buf;
+	if (!klen || klen > EDGE_MEMC_MAX_KEY)
 		return -EINVAL;
 	for (i = 0; i < klen; i++)
 		if (buf[i] < 0x21 || buf[i] > 0x7e)
 			return -EINVAL;
-	v = buf + klen + 1;
+	v++;
 	if (n - klen - 1 > EDGE_MEMC_MAX_VALUE)
 		return -EINVAL;
 	set.key_len = klen;

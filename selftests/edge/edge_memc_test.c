@@ -44,9 +44,11 @@ static int run(const char *cmd)
 	return run_out(NULL, 0, cmd);
 }
 
-/* A UDP socket made in the client namespace, bound to a port >= 1024. */
-static int cli_socket(void)
+/* A UDP socket made in the client namespace, bound to @port (0: any). */
+static int cli_socket_port(uint16_t port)
 {
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_port = htons(port) };
 	int self_ns = open("/proc/self/ns/net", O_RDONLY), cli_ns, pid, fd;
 	struct timeval tv = { .tv_sec = 0, .tv_usec = 500000 };
 	char path[64];
@@ -65,9 +67,16 @@ static int cli_socket(void)
 		return -1;
 	close(self_ns);
 	close(cli_ns);
-	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)))
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
+	    (port && bind(fd, (void *)&sin, sizeof(sin))))
 		return -1;
 	return fd;
+}
+
+/* An ephemeral port: 1024 or above. */
+static int cli_socket(void)
+{
+	return cli_socket_port(0);
 }
 
 /*
@@ -203,7 +212,9 @@ TEST_F(memc, malformed_requests_pass)
 {
 	long long a0 = nr_read("answered_memc");
 	long long f0 = nr_read("pass_memc_frame"), c0 = nr_read("pass_memc_cmd");
+	long long s0 = nr_read("pass_udp_sport");
 	char out[256];
+	int fd;
 
 	ASSERT_EQ(0, nr_write("memc_set", "foo hi"));
 	EXPECT_EQ(-1, ask(self->fd, 1, 1, 1, "get foo\r\n", out, sizeof(out)));
@@ -216,6 +227,13 @@ TEST_F(memc, malformed_requests_pass)
 	EXPECT_EQ(f0 + 2, nr_read("pass_memc_frame"));
 	EXPECT_EQ(c0 + 4, nr_read("pass_memc_cmd"));
 	EXPECT_EQ(a0, nr_read("answered_memc"));
+	/* From a well-known port: a reflection, refused. */
+	fd = cli_socket_port(999);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, ask(fd, 9, 0, 1, "get foo\r\n", out, sizeof(out)));
+	close(fd);
+	EXPECT_EQ(s0 + 1, nr_read("pass_udp_sport"));
+	EXPECT_EQ(a0, nr_read("answered_memc"));
 	/* memc_port 0: the service is off, the GET goes to the stack. */
 	ASSERT_EQ(0, nr_write("memc_port", "0"));
 	EXPECT_EQ(-1, ask(self->fd, 7, 0, 1, "get foo\r\n", out, sizeof(out)));
@@ -225,6 +243,100 @@ TEST_F(memc, malformed_requests_pass)
 	ASSERT_EQ(0, nr_write("memc_port", "11211"));
 	EXPECT_EQ(0, get_is(self->fd, 8, "foo", "VALUE foo 0 2\r\nhi\r\nEND\r\n"));
 	EXPECT_EQ(a0 + 1, nr_read("answered_memc"));
+}
+
+/*
+ * SETs while the attachment goes and comes back and the GPU is deleted:
+ * each write ends with 0 or the errno of what happened to it (ENODEV:
+ * not attached or unplugged; ECANCELED: detached or unplugged in flight;
+ * EBUSY: ring full), never hangs, and each is counted once.
+ */
+TEST_F_TIMEOUT(memc, sets_race_detach_and_unplug, 120)
+{
+	long long s0 = nr_read("memc_sets"), e0 = nr_read("memc_set_errors");
+	int pipefd[2], i, st;
+	long long counts[5] = {};
+	char out[256];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		/* [0] done, [1] ENODEV, [2] ECANCELED, [3] EBUSY, [4] other */
+		long long c[5] = {};
+		char kv[32];
+		int ret, n;
+
+		close(pipefd[0]);
+		for (n = 0; n < 3000; n++) {
+			snprintf(kv, sizeof(kv), "k%d v%d", n % 64, n);
+			ret = nr_write("memc_set", kv);
+			c[!ret ? 0 : ret == -ENODEV ? 1 : ret == -ECANCELED ? 2 :
+			  ret == -EBUSY ? 3 : 4]++;
+			/* Unplugged: nothing more can happen to a SET. */
+			if (ret == -ENODEV && access("/sys/class/edge/edge0", F_OK))
+				break;
+			/* Detached: wait for the attach, not 3000 ENODEVs. */
+			if (ret == -ENODEV)
+				usleep(1000);
+		}
+		_exit(write(pipefd[1], c, sizeof(c)) == sizeof(c) ? 0 : 1);
+	}
+	close(pipefd[1]);
+	for (i = 0; i < 6; i++) {
+		sleep_ms(30);
+		EXPECT_EQ(0, nr_write("detach", "1"));
+		sleep_ms(10);
+		EXPECT_EQ(0, nr_write("attach", "nr0"));
+	}
+	sleep_ms(30);
+	ASSERT_EQ(0, run_out(out, sizeof(out), "/edge/edgectl dev del edge0 2>&1"))
+		TH_LOG("%s", out);
+	ASSERT_EQ(sizeof(counts), read(pipefd[0], counts, sizeof(counts)));
+	close(pipefd[0]);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st) && !WEXITSTATUS(st));
+	TH_LOG("sets: done %lld enodev %lld ecanceled %lld ebusy %lld other %lld",
+	       counts[0], counts[1], counts[2], counts[3], counts[4]);
+	EXPECT_LT(0, counts[0]);
+	EXPECT_EQ(0, counts[4]);
+	EXPECT_EQ(counts[0], nr_read("memc_sets") - s0);
+	EXPECT_EQ(counts[1] + counts[2] + counts[3],
+		  nr_read("memc_set_errors") - e0);
+	EXPECT_EQ(-ENODEV, nr_write("memc_set", "foo hi"));
+}
+
+/* Every frame ended once: answered, passed or dropped, by its reasons. */
+TEST_F(memc, books_balance)
+{
+	static const char * const pass[] = {
+		"pass_not_ipv4", "pass_vlan", "pass_not_host", "pass_not_ours",
+		"pass_options", "pass_fragment", "pass_too_big",
+		"pass_malformed", "pass_tot_low", "pass_gso", "pass_martian",
+		"pass_udp_sport", "pass_sysctl", "pass_memc_frame",
+		"pass_memc_cmd", "pass_ring_full", "pass_unplugged",
+	};
+	long long rx, ans, passed, dropped, inflight, p = 0;
+	char buf[256], out[256];
+	unsigned int i;
+
+	ASSERT_EQ(0, nr_write("memc_set", "foo hi"));
+	EXPECT_EQ(0, get_is(self->fd, 1, "foo", "VALUE foo 0 2\r\nhi\r\nEND\r\n"));
+	EXPECT_EQ(-1, ask(self->fd, 2, 0, 1, "gets foo\r\n", out, sizeof(out)));
+	ASSERT_EQ(0, nr_quiesce(100, 10000));
+	ASSERT_EQ(0, edge_path_str(NR_SYSFS "/stats", buf, sizeof(buf)));
+	ASSERT_EQ(5, sscanf(buf, "received %lld answered %lld passed %lld dropped %lld inflight %lld",
+			    &rx, &ans, &passed, &dropped, &inflight));
+	for (i = 0; i < ARRAY_SIZE(pass); i++)
+		p += nr_read(pass[i]);
+	EXPECT_EQ(passed, p);
+	EXPECT_EQ(ans, nr_read("answered_icmp") + nr_read("answered_udp") +
+		  nr_read("answered_memc"));
+	EXPECT_EQ(0, inflight);
+	EXPECT_EQ(rx, ans + passed + dropped);
+	EXPECT_LE(1, nr_read("answered_memc"));
+	EXPECT_LE(1, nr_read("pass_memc_cmd"));
 }
 
 EDGE_FINAL_CHECKS

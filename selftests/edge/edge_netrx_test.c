@@ -89,8 +89,8 @@ static void books(struct __test_metadata *_metadata, struct books *b)
 		"pass_not_ipv4", "pass_vlan", "pass_not_host", "pass_not_ours",
 		"pass_options", "pass_fragment", "pass_too_big",
 		"pass_malformed", "pass_tot_low", "pass_gso", "pass_martian",
-		"pass_udp_sport", "pass_sysctl", "pass_ring_full",
-		"pass_unplugged",
+		"pass_udp_sport", "pass_sysctl", "pass_memc_frame",
+		"pass_memc_cmd", "pass_ring_full", "pass_unplugged",
 	};
 	static const char * const drop[] = {
 		"drop_malformed", "drop_bad_csum", "drop_cancelled",
@@ -110,7 +110,8 @@ static void books(struct __test_metadata *_metadata, struct books *b)
 		d += nr_read(drop[i]);
 	EXPECT_EQ(b->passed, p);
 	EXPECT_EQ(b->dropped, d);
-	EXPECT_EQ(b->answered, nr_read("answered_icmp") + nr_read("answered_udp"));
+	EXPECT_EQ(b->answered, nr_read("answered_icmp") + nr_read("answered_udp") +
+		  nr_read("answered_memc"));
 }
 
 /*
