@@ -144,7 +144,8 @@ struct edge_memc_param {
  * The table: 16384 entries (the paper's), open addressing: a key lives
  * within EDGE_MEMC_PROBE slots of its hash's.  A SET of a new key that
  * finds none of them free fails with ENOSPC (at the latest when all 16384
- * are used; the paper's 8192 warm-up SETs fit); nothing is evicted.
+ * are used; at the paper's 8192 keys, half full, 64 taken slots in a row
+ * are vanishingly rare); nothing is evicted.
  */
 #define EDGE_MEMC_ENTRIES	16384
 #define EDGE_MEMC_PROBE		64
