@@ -11,7 +11,10 @@
  *
  *  - an IPv4 ICMP echo request to an address of the device, to
  *    EDGE_FN_ICMP_ECHO;
- *  - an IPv4 UDP datagram to udp_port (7, echo), to EDGE_FN_UDP_PING.
+ *  - an IPv4 UDP datagram to udp_port (7, echo), to EDGE_FN_UDP_PING;
+ *  - an IPv4 UDP datagram to memc_port (11211, memcached) holding one
+ *    well-formed single-key "get", to EDGE_FN_MEMC (the EDGE paper's
+ *    MemC), whose table is filled by SETs written to sysfs memc_set.
  *
  * It answers only what the stack itself would answer: not from a martian
  * or broadcast source, not while icmp_echo_ignore_all is set, not to UDP
@@ -50,6 +53,8 @@
 #include <linux/mutex.h>
 #include <linux/delay.h>
 #include <linux/list.h>
+#include <linux/completion.h>
+#include <linux/refcount.h>
 #include <net/ip.h>
 #include <net/route.h>
 #include <net/checksum.h>
@@ -68,6 +73,10 @@ static unsigned int udp_port = 7;
 module_param(udp_port, uint, 0444);
 MODULE_PARM_DESC(udp_port, "UDP port answered by the GPU, 0: none (default 7; sysfs)");
 
+static unsigned int memc_port = 11211;
+module_param(memc_port, uint, 0444);
+MODULE_PARM_DESC(memc_port, "UDP port of the GPU's memcached GETs, 0: none (default 11211; sysfs)");
+
 static unsigned int ring_entries = 256;
 module_param(ring_entries, uint, 0444);
 MODULE_PARM_DESC(ring_entries, "Parameter ring size, power of two (default 256)");
@@ -80,13 +89,36 @@ MODULE_PARM_DESC(priority, "Event kernels' priority (default 10)");
 #define NR_PARAM_SIZE	2048
 #define NR_MAX_PKT	(NR_PARAM_SIZE - sizeof(struct edge_pkt_param))
 #define NR_WARP_CYCLES	700	/* 1 us at the edge preset's clock */
+/*
+ * MemC: a GET is at most 58 bytes, its reply 136, a SET 96 with its
+ * header; a warp of 32 GETs runs the EDGE paper's 23,000 cycles.
+ */
+#define NR_MEMC_PARAM_SIZE	256
+#define NR_MEMC_WARP_CYCLES	23000
+#define NR_MEMC_REQUESTS	32
+/* The memcached UDP frame header, then "get " key "\r\n". */
+#define NR_MEMC_FRAME	8
+#define NR_MEMC_MIN	(NR_MEMC_FRAME + 4 + 1 + 2)
+#define NR_MEMC_MAX	(NR_MEMC_FRAME + 4 + EDGE_MEMC_MAX_KEY + 2)
 
-enum nr_kind { NR_ICMP, NR_UDP, NR_KINDS };
+enum nr_kind { NR_ICMP, NR_UDP, NR_MEMC, NR_KINDS };
 
-/* Where a reply goes: the request's Ethernet addresses, swapped. */
+/* A SET written to sysfs memc_set, waiting for its event. */
+struct nr_memc_wait {
+	struct completion done;
+	/* The writer's and the event's: either may go first. */
+	refcount_t ref;
+	int err;
+};
+
+/*
+ * Where a reply goes: the request's Ethernet addresses, swapped; or,
+ * for a SET on the MemC queue, who waits for it (@set; NULL: a frame).
+ */
 struct nr_slot {
 	u8 dst[ETH_ALEN];
 	u8 src[ETH_ALEN];
+	struct nr_memc_wait *set;
 };
 
 /* One event kernel and its producer side. */
@@ -120,6 +152,7 @@ struct nr_stats {
 	atomic64_t received;
 	atomic64_t answered_icmp;
 	atomic64_t answered_udp;
+	atomic64_t answered_memc;	/* hits and misses */
 	atomic64_t pass_not_ipv4;	/* ARP, IPv6, ... */
 	atomic64_t pass_vlan;		/* tagged: a VLAN device's */
 	atomic64_t pass_not_host;	/* broadcast, multicast, other host */
@@ -133,6 +166,9 @@ struct nr_stats {
 	atomic64_t pass_martian;	/* a source the stack would not answer */
 	atomic64_t pass_udp_sport;	/* UDP from a port below 1024 */
 	atomic64_t pass_sysctl;		/* icmp_echo_ignore_all */
+	atomic64_t pass_memc_frame;	/* not one frame: short, seq, count */
+	/* Not exactly "get <key>\r\n" of a 1..16-byte key. */
+	atomic64_t pass_memc_cmd;
 	atomic64_t pass_ring_full;	/* no free parameter entry */
 	atomic64_t pass_unplugged;	/* the GPU was removed */
 	atomic64_t drop_malformed;	/* the GPU's EINVAL */
@@ -144,6 +180,9 @@ struct nr_stats {
 	atomic64_t attaches;
 	atomic64_t detaches;
 	atomic64_t parked;		/* detached with a queue still held */
+	atomic64_t memc_hits;		/* of answered_memc */
+	atomic64_t memc_sets;		/* SETs stored */
+	atomic64_t memc_set_errors;	/* SETs refused or cancelled */
 };
 
 static struct nr_stats st;
@@ -191,6 +230,49 @@ static bool nr_martian(const struct sk_buff *skb, __be32 saddr)
 }
 
 /*
+ * MemC takes only what it answers as memcached would: one frame of one
+ * datagram (sequence 0, count 1) holding exactly "get <key>\r\n", a key
+ * of 1..EDGE_MEMC_MAX_KEY bytes each printable and not a space.  "gets",
+ * several keys, other commands, longer keys go to the stack (where a
+ * memcached may listen).  @tot and @hlen are checked by the caller.
+ */
+static enum nr_kind nr_memc_classify(struct sk_buff *skb, unsigned int hlen,
+				     unsigned int tot, atomic64_t **why)
+{
+	unsigned int plen = tot - hlen - sizeof(struct udphdr), klen, i;
+	u8 buf[NR_MEMC_MAX];
+	struct udphdr uh;
+
+	/* The GPU takes the UDP length as the datagram's; the stack trims. */
+	if (skb_copy_bits(skb, hlen, &uh, sizeof(uh)) ||
+	    ntohs(uh.len) != tot - hlen) {
+		*why = &st.pass_malformed;
+		return NR_KINDS;
+	}
+	*why = &st.pass_memc_frame;
+	if (plen < NR_MEMC_FRAME ||
+	    skb_copy_bits(skb, hlen + sizeof(uh), buf,
+			  min_t(unsigned int, plen, sizeof(buf))))
+		return NR_KINDS;
+	/* Sequence number 0 of a count of 1: the whole request. */
+	if (buf[2] || buf[3] || buf[4] || buf[5] != 1)
+		return NR_KINDS;
+	*why = &st.pass_memc_cmd;
+	if (plen < NR_MEMC_MIN || plen > NR_MEMC_MAX ||
+	    memcmp(buf + NR_MEMC_FRAME, "get ", 4) ||
+	    buf[plen - 2] != '\r' || buf[plen - 1] != '\n')
+		return NR_KINDS;
+	klen = plen - NR_MEMC_MIN + 1;
+	for (i = 0; i < klen; i++) {
+		u8 c = buf[NR_MEMC_FRAME + 4 + i];
+
+		if (c < 0x21 || c > 0x7e)
+			return NR_KINDS;
+	}
+	return NR_MEMC;
+}
+
+/*
  * What kind of frame this is: a kind we answer, or NR_KINDS with the
  * counter of why it goes to the stack (*why).  Pulls headers into the
  * linear part, which the stack would do anyway, and so may move the
@@ -198,9 +280,10 @@ static bool nr_martian(const struct sk_buff *skb, __be32 saddr)
  */
 static enum nr_kind nr_classify(struct sk_buff *skb, atomic64_t **why)
 {
+	enum nr_kind kind = NR_ICMP;
 	const struct iphdr *iph;
 	unsigned int hlen, tot;
-	u16 port;
+	unsigned int port, mport;
 
 	if (skb_vlan_tag_present(skb) || eth_type_vlan(skb->protocol)) {
 		*why = &st.pass_vlan;
@@ -238,13 +321,20 @@ static enum nr_kind nr_classify(struct sk_buff *skb, atomic64_t **why)
 		struct udphdr uh;
 
 		port = READ_ONCE(udp_port);
-		if (!port || skb_copy_bits(skb, hlen, &uh, sizeof(uh)) ||
-		    uh.dest != htons(port))
+		mport = READ_ONCE(memc_port);
+		if (skb_copy_bits(skb, hlen, &uh, sizeof(uh)))
+			return NR_KINDS;
+		if (port && uh.dest == htons(port))
+			kind = NR_UDP;
+		else if (mport && uh.dest == htons(mport))
+			kind = NR_MEMC;
+		else
 			return NR_KINDS;
 		/*
 		 * Echo to a well-known port loops (7, another echo server)
 		 * or reflects (19 chargen, 53 DNS): RFC 862 servers and
-		 * the kernel's own users refuse these.
+		 * the kernel's own users refuse these; a GET answered to
+		 * a well-known port is a reflection too.
 		 */
 		if (ntohs(uh.source) < 1024 || uh.source == uh.dest) {
 			*why = &st.pass_udp_sport;
@@ -286,7 +376,9 @@ static enum nr_kind nr_classify(struct sk_buff *skb, atomic64_t **why)
 		*why = &st.pass_sysctl;
 		return NR_KINDS;
 	}
-	return iph->protocol == IPPROTO_ICMP ? NR_ICMP : NR_UDP;
+	if (kind == NR_MEMC)
+		return nr_memc_classify(skb, hlen, tot, why);
+	return kind;
 }
 
 /*
@@ -322,6 +414,9 @@ static atomic64_t *nr_submit(struct nr_queue *nq, struct sk_buff *skb)
 	atomic64_t *pass = NULL;
 	struct nr_slot *s;
 
+	/* MemC's entry is a packet entry with an op: data at the same place. */
+	BUILD_BUG_ON(offsetof(struct edge_memc_param, data) !=
+		     offsetof(struct edge_pkt_param, data));
 	spin_lock(&nq->lock);
 	pp = edge_kq_param(nq->q, 0);
 	if (!pp) {
@@ -336,7 +431,15 @@ static atomic64_t *nr_submit(struct nr_queue *nq, struct sk_buff *skb)
 		goto out;
 	}
 	pp->len = tot;
+	if (nq->kind == NR_MEMC) {
+		struct edge_memc_param *mp = (void *)pp;
+
+		/* The entry may have held a SET: this one is a GET. */
+		mp->op = EDGE_MEMC_GET;
+		mp->hit = 0;
+	}
 	s = &nq->slots[nq->next & nr_mask()];
+	s->set = NULL;
 	eth = eth_hdr(skb);
 	ether_addr_copy(s->dst, eth->h_source);
 	ether_addr_copy(s->src, eth->h_dest);
@@ -381,6 +484,11 @@ static rx_handler_result_t nr_rx(struct sk_buff **pskb)
 	return RX_HANDLER_CONSUMED;
 }
 
+static atomic64_t *const answered[NR_KINDS] = {
+	[NR_ICMP] = &st.answered_icmp, [NR_UDP] = &st.answered_udp,
+	[NR_MEMC] = &st.answered_memc,
+};
+
 /* The front-end thread, device mutex held: transmit one reply. */
 static void nr_reply(struct nr_queue *nq, const struct edge_kq_completion *c)
 {
@@ -419,12 +527,44 @@ static void nr_reply(struct nr_queue *nq, const struct edge_kq_completion *c)
 	skb_set_network_header(skb, ETH_HLEN);
 	skb->protocol = htons(ETH_P_IP);
 	skb->dev = ndev;
-	if (dev_queue_xmit(skb) == NET_XMIT_SUCCESS)
-		atomic64_inc(nq->kind == NR_ICMP ? &st.answered_icmp :
-						   &st.answered_udp);
-	else
+	if (dev_queue_xmit(skb) == NET_XMIT_SUCCESS) {
+		atomic64_inc(answered[nq->kind]);
+		if (nq->kind == NR_MEMC &&
+		    ((const struct edge_memc_param *)pp)->hit)
+			atomic64_inc(&st.memc_hits);
+	} else {
 		atomic64_inc(&st.drop_xmit);
+	}
 	rcu_read_unlock();
+}
+
+static void nr_memc_wait_put(struct nr_memc_wait *w)
+{
+	if (refcount_dec_and_test(&w->ref))
+		kfree(w);
+}
+
+/* A SET's completion: its errno to the writer waiting for it. */
+static void nr_memc_set_done(struct nr_slot *s,
+			     const struct edge_kq_completion *c)
+{
+	struct nr_memc_wait *w = s->set;
+
+	s->set = NULL;
+	switch (EDGE_CQE_CODE(c->cqe.status)) {
+	case EDGE_CQE_DONE:
+		w->err = 0;
+		break;
+	case EDGE_CQE_ERROR:	/* EINVAL, ENOSPC: the table's refusal */
+		w->err = -(int)c->cqe.res;
+		break;
+	default:		/* CANCELLED (detach, unplug), REJECTED */
+		w->err = -ECANCELED;
+		break;
+	}
+	atomic64_inc(w->err ? &st.memc_set_errors : &st.memc_sets);
+	complete(&w->done);
+	nr_memc_wait_put(w);
 }
 
 static void nr_notify(struct edge_kq *q, void *ctx)
@@ -433,6 +573,14 @@ static void nr_notify(struct edge_kq *q, void *ctx)
 	struct edge_kq_completion c;
 
 	while (edge_kq_peek(q, &c)) {
+		struct nr_slot *s = &nq->slots[c.seq & nr_mask()];
+
+		/* Not a frame: counted apart from them, never inflight. */
+		if (s->set) {
+			nr_memc_set_done(s, &c);
+			edge_kq_seen(q);
+			continue;
+		}
 		switch (EDGE_CQE_CODE(c.cqe.status)) {
 		case EDGE_CQE_DONE:
 			if (READ_ONCE(nq->a->detaching))
@@ -502,6 +650,7 @@ static struct nr_attach *nr_alloc(void)
 {
 	static const u32 funcs[NR_KINDS] = {
 		[NR_ICMP] = EDGE_FN_ICMP_ECHO, [NR_UDP] = EDGE_FN_UDP_PING,
+		[NR_MEMC] = EDGE_FN_MEMC,
 	};
 	struct nr_attach *a;
 	int k, ret;
@@ -525,6 +674,14 @@ static struct nr_attach *nr_alloc(void)
 			.ring_entries = ring_entries,
 			.warp_cycles = NR_WARP_CYCLES,
 		};
+
+		/* MemC: EDGE's batched event warps of 32 GETs. */
+		if (k == NR_MEMC) {
+			reg.param_size = NR_MEMC_PARAM_SIZE;
+			reg.warp_cycles = NR_MEMC_WARP_CYCLES;
+			reg.flags = EDGE_REGISTER_WARP_BATCH;
+			reg.requests_per_warp = NR_MEMC_REQUESTS;
+		}
 
 		nq->a = a;
 		nq->kind = k;
@@ -579,8 +736,9 @@ static int nr_attach(const char *name)
 	attached = a;
 	rtnl_unlock();
 	atomic64_inc(&st.attaches);
-	netdev_info(ndev, "edge_netrx: attached, EKT ids %u (icmp) %u (udp)\n",
-		    edge_kq_id(a->nq[NR_ICMP].q), edge_kq_id(a->nq[NR_UDP].q));
+	netdev_info(ndev, "edge_netrx: attached, EKT ids %u (icmp) %u (udp) %u (memc)\n",
+		    edge_kq_id(a->nq[NR_ICMP].q), edge_kq_id(a->nq[NR_UDP].q),
+		    edge_kq_id(a->nq[NR_MEMC].q));
 	goto out;
 err_unlock:
 	rtnl_unlock();
@@ -694,6 +852,7 @@ static struct nr_counter_attr nr_counters[] = {
 	NR_COUNTER(received, received),
 	NR_COUNTER(answered_icmp, answered_icmp),
 	NR_COUNTER(answered_udp, answered_udp),
+	NR_COUNTER(answered_memc, answered_memc),
 	NR_COUNTER(pass_not_ipv4, pass_not_ipv4),
 	NR_COUNTER(pass_vlan, pass_vlan),
 	NR_COUNTER(pass_not_host, pass_not_host),
@@ -707,6 +866,8 @@ static struct nr_counter_attr nr_counters[] = {
 	NR_COUNTER(pass_martian, pass_martian),
 	NR_COUNTER(pass_udp_sport, pass_udp_sport),
 	NR_COUNTER(pass_sysctl, pass_sysctl),
+	NR_COUNTER(pass_memc_frame, pass_memc_frame),
+	NR_COUNTER(pass_memc_cmd, pass_memc_cmd),
 	NR_COUNTER(pass_ring_full, pass_ring_full),
 	NR_COUNTER(pass_unplugged, pass_unplugged),
 	NR_COUNTER(drop_malformed, drop_malformed),
@@ -718,6 +879,9 @@ static struct nr_counter_attr nr_counters[] = {
 	NR_COUNTER(attaches, attaches),
 	NR_COUNTER(detaches, detaches),
 	NR_COUNTER(parked, parked),
+	NR_COUNTER(memc_hits, memc_hits),
+	NR_COUNTER(memc_sets, memc_sets),
+	NR_COUNTER(memc_set_errors, memc_set_errors),
 };
 
 /* A run of struct nr_stats' counters, @from to @to: one reason's kind. */
@@ -736,7 +900,7 @@ static ssize_t stats_show(struct kobject *k, struct kobj_attribute *at,
 {
 	int n = sysfs_emit(buf, "received %lld answered %lld passed %lld ",
 			   atomic64_read(&st.received),
-			   nr_sum(&st.answered_icmp, &st.answered_udp),
+			   nr_sum(&st.answered_icmp, &st.answered_memc),
 			   nr_sum(&st.pass_not_ipv4, &st.pass_unplugged));
 
 	return n + sysfs_emit_at(buf, n, "dropped %lld inflight %lld\n",
@@ -803,22 +967,141 @@ static ssize_t udp_port_store(struct kobject *k, struct kobj_attribute *at,
 
 	if (ret)
 		return ret;
+	/* One port, one service: the echo would shadow MemC's GETs. */
+	if (v && v == READ_ONCE(memc_port))
+		return -EINVAL;
 	WRITE_ONCE(udp_port, v);
 	return count;
 }
 
 static struct kobj_attribute udp_port_attr = __ATTR_RW(udp_port);
 
-/* "icmp ID udp ID" while attached: the event kernels' EKT ids. */
+static ssize_t memc_port_show(struct kobject *k, struct kobj_attribute *at,
+			      char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(memc_port));
+}
+
+static ssize_t memc_port_store(struct kobject *k, struct kobj_attribute *at,
+			       const char *buf, size_t count)
+{
+	u16 v;
+	int ret = kstrtou16(buf, 0, &v);
+
+	if (ret)
+		return ret;
+	if (v && v == READ_ONCE(udp_port))
+		return -EINVAL;
+	WRITE_ONCE(memc_port, v);
+	return count;
+}
+
+static struct kobj_attribute memc_port_attr = __ATTR_RW(memc_port);
+
+/*
+ * Submit a SET on the MemC queue and wait for its completion.  rtnl
+ * keeps the attachment while we submit: detach unhooks under it, and
+ * the device's removal releases under it.  Once submitted, a detach
+ * or unplug cancels the event, so it always completes; the wait state
+ * is shared with the completion (a reference each), so a writer killed
+ * while waiting leaves nothing the completion could write to.
+ */
+static int nr_memc_set(const struct edge_memc_set *set)
+{
+	struct edge_memc_param *mp;
+	struct nr_memc_wait *w;
+	struct nr_queue *nq;
+	struct nr_slot *s;
+	int ret;
+
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
+	init_completion(&w->done);
+	refcount_set(&w->ref, 2);
+	rtnl_lock();
+	if (!attached) {
+		ret = -ENODEV;
+		goto err;
+	}
+	nq = &attached->nq[NR_MEMC];
+	/* Receivers take the lock in softirq: keep them off this CPU. */
+	spin_lock_bh(&nq->lock);
+	mp = edge_kq_param(nq->q, 0);
+	if (!mp) {
+		spin_unlock_bh(&nq->lock);
+		ret = edge_kq_unplugged(nq->q) ? -ENODEV : -EBUSY;
+		goto err;
+	}
+	mp->len = 0;
+	mp->op = EDGE_MEMC_SET;
+	mp->hit = 0;
+	memcpy(mp->data, set, sizeof(*set));
+	s = &nq->slots[nq->next & nr_mask()];
+	s->set = w;
+	if (edge_kq_submit(nq->q, 1)) {
+		s->set = NULL;
+		spin_unlock_bh(&nq->lock);
+		ret = -ENODEV;
+		goto err;
+	}
+	nq->next++;
+	spin_unlock_bh(&nq->lock);
+	rtnl_unlock();
+	ret = wait_for_completion_killable(&w->done);
+	if (!ret)
+		ret = w->err;
+	nr_memc_wait_put(w);
+	return ret;
+err:
+	rtnl_unlock();
+	atomic64_inc(&st.memc_set_errors);
+	kfree(w);
+	return ret;
+}
+
+/* "key value\n": a key as a GET names it, a value to the end of line. */
+static ssize_t memc_set_store(struct kobject *k, struct kobj_attribute *at,
+			      const char *buf, size_t count)
+{
+	struct edge_memc_set set = {};
+	size_t n = strcspn(buf, "\n"), klen, i;
+	const char *v = strnchr(buf, n, ' ');
+	int ret;
+
+	/* Nothing may follow the line's end; a space ends the key. */
+	if (n + 1 < count || !v)
+		return -EINVAL;
+	klen = v - buf;
+	if (!klen || klen > EDGE_MEMC_MAX_KEY)
+		return -EINVAL;
+	for (i = 0; i < klen; i++)
+		if (buf[i] < 0x21 || buf[i] > 0x7e)
+			return -EINVAL;
+	v++;
+	if (n - klen - 1 > EDGE_MEMC_MAX_VALUE)
+		return -EINVAL;
+	set.key_len = klen;
+	memcpy(set.key, buf, klen);
+	set.value_len = n - klen - 1;
+	memcpy(set.value, v, set.value_len);
+	ret = nr_memc_set(&set);
+	return ret ? ret : count;
+}
+
+static struct kobj_attribute memc_set_attr = __ATTR_WO(memc_set);
+
+/* "icmp ID udp ID memc ID" while attached: the event kernels' EKT ids. */
 static ssize_t ekt_ids_show(struct kobject *k, struct kobj_attribute *at,
 			    char *buf)
 {
 	ssize_t n;
 
 	rtnl_lock();
-	n = attached ? sysfs_emit(buf, "icmp %u udp %u\n",
+	n = attached ? sysfs_emit(buf, "icmp %u udp %u memc %u\n",
 				  edge_kq_id(attached->nq[NR_ICMP].q),
-				  edge_kq_id(attached->nq[NR_UDP].q)) :
+				  edge_kq_id(attached->nq[NR_UDP].q),
+				  edge_kq_id(attached->nq[NR_MEMC].q)) :
 		       sysfs_emit(buf, "\n");
 	rtnl_unlock();
 	return n;
@@ -826,10 +1109,10 @@ static ssize_t ekt_ids_show(struct kobject *k, struct kobj_attribute *at,
 
 static struct kobj_attribute ekt_ids_attr = __ATTR_RO(ekt_ids);
 
-static struct attribute *nr_attrs[ARRAY_SIZE(nr_counters) + 6] = {
+static struct attribute *nr_attrs[ARRAY_SIZE(nr_counters) + 8] = {
 	[ARRAY_SIZE(nr_counters)] = &stats_attr.attr,
 	&attach_attr.attr, &detach_attr.attr, &udp_port_attr.attr,
-	&ekt_ids_attr.attr, NULL,
+	&ekt_ids_attr.attr, &memc_port_attr.attr, &memc_set_attr.attr, NULL,
 };
 
 static const struct attribute_group nr_group = {
@@ -841,7 +1124,8 @@ static int __init nr_init(void)
 	unsigned int i;
 	int ret;
 
-	if (!is_power_of_2(ring_entries) || udp_port > U16_MAX)
+	if (!is_power_of_2(ring_entries) || udp_port > U16_MAX ||
+	    memc_port > U16_MAX || (udp_port && udp_port == memc_port))
 		return -EINVAL;
 	ret = register_netdevice_notifier(&nr_notifier);
 	if (ret)

@@ -168,8 +168,7 @@ void edge_fn_lpm4_state_free(void *state)
 	edge_lpm_free(state);
 }
 
-u32 edge_fn_lpm4_run(const void *state, void *param, u32 param_size,
-		     u32 *res)
+u32 edge_fn_lpm4_run(void *state, void *param, u32 param_size, u32 *res)
 {
 	return edge_fn_lpm4(state, param, param_size, res);
 }

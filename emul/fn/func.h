@@ -30,7 +30,9 @@ struct edge_validate_err;
  *	NULL reads as empty): 0 and @state set, -EINVAL, -ENOMEM.  NULL:
  *	none, and @run gets NULL.
  * @state_free: frees it
- * @run: computes on a parameter entry (see edge_func_run())
+ * @run: computes on a parameter entry (see edge_func_run()); it may
+ *	change its state (MemC's SETs), as only the device's front-end
+ *	thread runs functions
  * @cost: the cycles per warp the model charges one event of a
  *	registration (every builtin: what the registration says)
  */
@@ -41,7 +43,7 @@ struct edge_fn_def {
 			struct edge_validate_err *err);
 	int (*state_new)(const void *table, u32 table_len, void **state);
 	void (*state_free)(void *state);
-	u32 (*run)(const void *state, void *param, u32 param_size, u32 *res);
+	u32 (*run)(void *state, void *param, u32 param_size, u32 *res);
 	u64 (*cost)(const struct edge_register *r);
 };
 
@@ -53,7 +55,7 @@ const struct edge_fn_def *edge_func_get(u32 func);
  * function's output into the entry, returns the CQE code and sets @res:
  * the result for EDGE_CQE_DONE, a positive errno for EDGE_CQE_ERROR.
  */
-u32 edge_func_run(u32 func, const void *state, void *param, u32 param_size,
+u32 edge_func_run(u32 func, void *state, void *param, u32 param_size,
 		  u32 *res);
 
 /*
@@ -85,8 +87,12 @@ int edge_fn_lpm4_validate(const struct edge_register *r,
 			  struct edge_validate_err *err);
 int edge_fn_lpm4_state_new(const void *table, u32 table_len, void **state);
 void edge_fn_lpm4_state_free(void *state);
-u32 edge_fn_lpm4_run(const void *state, void *param, u32 param_size,
-		     u32 *res);
+u32 edge_fn_lpm4_run(void *state, void *param, u32 param_size, u32 *res);
+
+/* fn_memc.c: the key/value table is the registration's state. */
+int edge_fn_memc_state_new(const void *table, u32 table_len, void **state);
+void edge_fn_memc_state_free(void *state);
+u32 edge_fn_memc_run(void *state, void *param, u32 param_size, u32 *res);
 
 /* fn_crc32c.c */
 u32 edge_crc32c(u32 crc, const u8 *p, u32 len);

@@ -201,6 +201,81 @@ TEST_F(fn, bad_tables_register_nothing)
 	EXPECT_EQ(0, edge_sysfs_read(0, "registered"));
 }
 
+/*
+ * MemC through the user ABI: its table is built at registration (none
+ * given), a SET event fills it, a GET datagram is answered in place, a
+ * function reserved for another branch is no function.
+ */
+TEST_F(fn, memc_set_then_get)
+{
+	static const char want[] = "VALUE k 0 2\r\nab\r\nEND\r\n";
+	uint8_t e[128] = {}, out[sizeof(e)];
+	struct edge_memc_param *mp = (void *)e;
+	struct edge_memc_set *set = (void *)mp->data;
+	uint8_t *ip = mp->data, *udp = ip + 20;
+	uint32_t tot = 20 + 8 + 8 + 7;
+	struct edge_register reg;
+	struct edge_queue q;
+	struct edge_cqe c;
+	uint16_t s;
+
+	edge_register_init(&reg, EDGE_FN_RESV7, 128, 4, 700);
+	EXPECT_EQ(-EINVAL, edge_ioc(self->d.fd, EDGE_IOC_REGISTER_EVENT, &reg));
+	edge_register_init(&reg, EDGE_FN_MEMC, 128, 4, 23000);
+	reg.table_ptr = (uintptr_t)e;		/* MemC takes no table */
+	reg.table_len = 16;
+	EXPECT_EQ(-EINVAL, edge_ioc(self->d.fd, EDGE_IOC_REGISTER_EVENT, &reg));
+	reg.table_ptr = 0;
+	reg.table_len = 0;
+	ASSERT_EQ(0, edge_queue_create(&self->d, &reg, &q));
+	mp->op = EDGE_MEMC_SET;
+	set->key_len = 1;
+	set->key[0] = 'k';
+	set->value_len = 2;
+	memcpy(set->value, "ab", 2);
+	c = one(&q, e, sizeof(e), out);
+	EXPECT_EQ(EDGE_CQE_STATUS(EDGE_CQE_DONE, 0), c.status);
+	EXPECT_EQ(0U, c.res);
+	memset(e, 0, sizeof(e));
+	mp->len = tot;
+	mp->op = EDGE_MEMC_GET;
+	ip[0] = 0x45;
+	ip[3] = tot;
+	ip[8] = 5;
+	ip[9] = 17;
+	memcpy(ip + 12, "\xc0\xa8\x00\x01\xc0\xa8\x00\x02", 8);
+	s = csum(ip, 20, 0);
+	ip[10] = s >> 8;
+	ip[11] = s;
+	udp[0] = 0x9c;				/* 40000 */
+	udp[1] = 0x40;
+	udp[2] = 0x2b;				/* 11211 */
+	udp[3] = 0xcb;
+	udp[5] = tot - 20;
+	udp[8] = 0x12;				/* request id */
+	udp[13] = 1;				/* count 1 */
+	memcpy(udp + 16, "get k\r\n", 7);
+	c = one(&q, e, sizeof(e), out);
+	EXPECT_EQ(EDGE_CQE_STATUS(EDGE_CQE_DONE, 1), c.status);
+	EXPECT_EQ(36 + sizeof(want) - 1, c.res);
+	mp = (void *)out;
+	EXPECT_EQ(1, mp->hit);
+	ip = mp->data;
+	udp = ip + 20;
+	EXPECT_EQ(0, memcmp(ip + 12, "\xc0\xa8\x00\x02\xc0\xa8\x00\x01", 8));
+	EXPECT_EQ(0, csum(ip, 20, 0));
+	EXPECT_EQ(0x12, udp[8]);
+	EXPECT_EQ(1, udp[13]);
+	EXPECT_EQ(0, memcmp(udp + 16, want, sizeof(want) - 1));
+	/* Not "get <key>": EINVAL, the entry as it was. */
+	e[8 + 36 + 3] = 's';
+	c = one(&q, e, sizeof(e), out);
+	EXPECT_EQ(EDGE_CQE_STATUS(EDGE_CQE_ERROR, 2), c.status);
+	EXPECT_EQ(EINVAL, c.res);
+	EXPECT_EQ(0, memcmp(e, out, sizeof(e)));
+	EXPECT_EQ(0, edge_queue_destroy(&q));
+}
+
 EDGE_FINAL_CHECKS
 
 EDGE_SELFTEST_MAIN

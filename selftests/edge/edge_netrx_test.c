@@ -89,8 +89,8 @@ static void books(struct __test_metadata *_metadata, struct books *b)
 		"pass_not_ipv4", "pass_vlan", "pass_not_host", "pass_not_ours",
 		"pass_options", "pass_fragment", "pass_too_big",
 		"pass_malformed", "pass_tot_low", "pass_gso", "pass_martian",
-		"pass_udp_sport", "pass_sysctl", "pass_ring_full",
-		"pass_unplugged",
+		"pass_udp_sport", "pass_sysctl", "pass_memc_frame",
+		"pass_memc_cmd", "pass_ring_full", "pass_unplugged",
 	};
 	static const char * const drop[] = {
 		"drop_malformed", "drop_bad_csum", "drop_cancelled",
@@ -110,7 +110,8 @@ static void books(struct __test_metadata *_metadata, struct books *b)
 		d += nr_read(drop[i]);
 	EXPECT_EQ(b->passed, p);
 	EXPECT_EQ(b->dropped, d);
-	EXPECT_EQ(b->answered, nr_read("answered_icmp") + nr_read("answered_udp"));
+	EXPECT_EQ(b->answered, nr_read("answered_icmp") + nr_read("answered_udp") +
+		  nr_read("answered_memc"));
 }
 
 /*
@@ -593,7 +594,7 @@ TEST_F_TIMEOUT(netrx, detach_attach_under_flood, 120)
 	EXPECT_LT(0, b.answered);
 	/* The queues came back at the same EKT ids: nothing was left. */
 	ASSERT_EQ(0, nr_str("ekt_ids", ids, sizeof(ids)));
-	EXPECT_STREQ("icmp 0 udp 1", ids);
+	EXPECT_STREQ("icmp 0 udp 1 memc 2", ids);
 	EXPECT_EQ(0, edge_sysfs_read(0, "inflight"));
 }
 
@@ -667,7 +668,7 @@ TEST_F(netrx, attach_errors_change_nothing)
 	EXPECT_EQ(0, nr_read("inflight"));
 	ASSERT_EQ(0, nr_write("attach", "nr0"));
 	ASSERT_EQ(0, nr_str("ekt_ids", name, sizeof(name)));
-	EXPECT_STREQ("icmp 0 udp 1", name);
+	EXPECT_STREQ("icmp 0 udp 1 memc 2", name);
 }
 
 /* ---- fail-nth into attach (the debug kernel has fault injection) ---- */
@@ -737,7 +738,7 @@ TEST_F_TIMEOUT(netrx, attach_under_fault_injection, 300)
 	EXPECT_LT(5, injected);
 	/* Everything was given back: the same EKT ids, and it answers. */
 	ASSERT_EQ(0, nr_str("ekt_ids", name, sizeof(name)));
-	EXPECT_STREQ("icmp 0 udp 1", name);
+	EXPECT_STREQ("icmp 0 udp 1 memc 2", name);
 	EXPECT_EQ(0, run(out, sizeof(out), CLI "ping -c 2 " SRV_IP)) TH_LOG("%s", out);
 }
 

@@ -87,7 +87,7 @@ static const char * const pass_reasons[] = {
 	"pass_not_ipv4", "pass_vlan", "pass_not_host", "pass_not_ours",
 	"pass_options", "pass_fragment", "pass_too_big", "pass_malformed",
 	"pass_tot_low", "pass_gso", "pass_martian", "pass_udp_sport", "pass_sysctl",
-	"pass_ring_full", "pass_unplugged",
+	"pass_memc_frame", "pass_memc_cmd", "pass_ring_full", "pass_unplugged",
 };
 
 static const char * const drop_reasons[] = {
@@ -123,7 +123,8 @@ static void balanced(struct __test_metadata *_metadata)
 	}
 	EXPECT_EQ(pass, p);
 	EXPECT_EQ(drop, d);
-	EXPECT_EQ(ans, nr_read("answered_icmp") + nr_read("answered_udp"));
+	EXPECT_EQ(ans, nr_read("answered_icmp") + nr_read("answered_udp") +
+		  nr_read("answered_memc"));
 	EXPECT_EQ(0, infl);
 	EXPECT_EQ(rx, ans + pass + drop)
 		TH_LOG("received %lld answered %lld passed %lld dropped %lld",

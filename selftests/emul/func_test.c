@@ -16,7 +16,7 @@
 #define DONE	((u32)EDGE_CQE_DONE)
 #define ERROR	((u32)EDGE_CQE_ERROR)
 
-static u32 run(u32 func, const void *state, void *param, u32 *res)
+static u32 run(u32 func, void *state, void *param, u32 *res)
 {
 	return edge_func_run(func, state, param, PSIZE, res);
 }

@@ -18,8 +18,10 @@ cp "$top/tools/vm/netrx-net.sh" "$top/tools/vm/netrx-demo.sh" \
 # Debian's veth.ko (tools/vm/fetch-netmods.sh), under its kernel's release:
 # netrx-net.sh loads it only on that kernel.
 cache=${CACHE:-$top/.cache}
+# -L: a cache shared by symlinks (CACHE=a tree of links into another's)
+# would otherwise put a link the guest cannot follow.
 if [[ -d $cache/netmods ]]; then
-	cp -r "$cache/netmods" "$out/mod"
+	cp -rL "$cache/netmods" "$out/mod"
 fi
 # nc -u, the UDP client (busybox's nc has no -u): Debian's netcat-openbsd
 # with the libraries it links, run through their own loader.
