@@ -197,7 +197,7 @@ TEST(function_table)
 		EXPECT_NE(NULL, f->name);
 		EXPECT_NE(NULL, f->run);
 		EXPECT_NE(NULL, f->cost);
-		EXPECT_LE(f->param_size, 16U);
+		EXPECT_LE(f->param_size, 32U);
 		EXPECT_EQ(!f->state_new, !f->state_free);
 	}
 	r = emul_reg_one_warp();

@@ -65,7 +65,7 @@ enum kind { K_U32, K_S32, K_U64, K_STR, K_FLAG, K_ENUM };
 static const char * const time_names[] = { "real", "virtual", NULL };
 static const char * const fn_names[] = {
 	"invalid", "nop", "echo", "udp-ping", "lpm4", "crc32c", "icmp-echo",
-	NULL
+	"lpm6", NULL
 };
 static const char * const job_names[] = {
 	"queued", "parse", "held", "ready", "running", NULL
