@@ -315,7 +315,9 @@ clean:
 		edge_nicsim.o
 	rm -f edge_netrx.ko edge_netrx.mod edge_netrx.mod.c edge_netrx.mod.o \
 		edge_netrx.o
+	rm -f edge_router.ko edge_router.mod edge_router.mod.c edge_router.mod.o \
+		edge_router.o
 	rm -f drv/*.o drv/.*.cmd drv/nicsim/*.o drv/nicsim/.*.cmd \
-		drv/netrx/*.o drv/netrx/.*.cmd
+		drv/netrx/*.o drv/netrx/.*.cmd drv/router/*.o drv/router/.*.cmd
 	find emul \( -name '*.o' -o -name '.*.cmd' -o -name '*.o.d' \) -delete
 	rm -rf $(BUILD)

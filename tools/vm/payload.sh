@@ -11,6 +11,7 @@ rm -rf "$out"
 mkdir -p "$out"
 kodir=${3:-$top}
 cp "$kodir/edge.ko" "$kodir/edge_nicsim.ko" "$kodir/edge_netrx.ko" \
+	"$kodir/edge_router.ko" \
 	"$build/guest/edge-demo" "$build/guest/edge-bench" "$build/guest/edgectl" \
 	"$build/guest/netrx" "$build/guest/bench-host" "$out/"
 cp "$top/tools/vm/netrx-net.sh" "$top/tools/vm/netrx-demo.sh" \
@@ -19,7 +20,9 @@ cp "$top/tools/vm/netrx-net.sh" "$top/tools/vm/netrx-demo.sh" \
 # netrx-net.sh loads it only on that kernel.
 cache=${CACHE:-$top/.cache}
 if [[ -d $cache/netmods ]]; then
-	cp -r "$cache/netmods" "$out/mod"
+	# -L: a shared cache may hold it as a symbolic link, which the guest
+	# could not follow.
+	cp -rL "$cache/netmods" "$out/mod"
 fi
 # nc -u, the UDP client (busybox's nc has no -u): Debian's netcat-openbsd
 # with the libraries it links, run through their own loader.
