@@ -20,7 +20,7 @@ pidf=/tmp/edge_router_test.pids
 : >$pidf
 
 echo "TAP version 13"
-echo "1..17"
+echo "1..18"
 
 # A namespace held by a sleeper (no stdio of ours: see netrx-net.sh).
 mkns() {
@@ -181,6 +181,11 @@ sc=$(cnt pass_sysctl)
 in_ns $C ping -c 1 -W 1 198.18.2.2 >/dev/null 2>&1
 t forwarding_off_not_forwarded sh -c "[ $(cnt forwarded4) = $f4 ] && [ $(($(cnt pass_sysctl) - sc)) -ge 1 ]"
 in_ns $R sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward'
+in_ns $R sh -c 'echo 0 >/proc/sys/net/ipv6/conf/all/forwarding'
+f6=$(cnt forwarded6)
+sc=$(cnt pass_sysctl)
+in_ns $C ping6 -c 1 -W 1 2001:db8:2::2 >/dev/null 2>&1
+t forwarding6_off_not_forwarded sh -c "[ $(cnt forwarded6) = $f6 ] && [ $(($(cnt pass_sysctl) - sc)) -ge 1 ]"
 
 # Every frame received: forwarded, passed or dropped, once.
 cat $sys/stats | sed 's/^/# /'
