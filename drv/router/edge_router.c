@@ -585,8 +585,8 @@ static void rt_table_retire(struct rt_table *t)
 {
 	unsigned int ms;
 
-	for (ms = 0; ms < 500 && edge_kq_inflight(t->q); ms += 5)
-		msleep(5);
+	for (ms = 0; ms < 500 && edge_kq_inflight(t->q); ms += 20)
+		msleep(20);
 	rt_table_free(t);
 }
 
@@ -988,41 +988,41 @@ static ssize_t rt_counter_show(struct kobject *k, struct kobj_attribute *at,
 	return sysfs_emit(buf, "%lld\n", atomic64_read(ca->v));
 }
 
-#define RT_COUNTER(name) {						\
+#define RT_COUNTER(name, field) {					\
 	.attr = __ATTR(name, 0444, rt_counter_show, NULL),		\
-	.v = &st.name,							\
+	.v = &st.field,							\
 }
 
 static struct rt_counter_attr rt_counters[] = {
-	RT_COUNTER(received),
-	RT_COUNTER(forwarded4),
-	RT_COUNTER(forwarded6),
-	RT_COUNTER(pass_not_ip),
-	RT_COUNTER(pass_vlan),
-	RT_COUNTER(pass_not_host),
-	RT_COUNTER(pass_gso),
-	RT_COUNTER(pass_malformed),
-	RT_COUNTER(pass_options),
-	RT_COUNTER(pass_fragment),
-	RT_COUNTER(pass_ttl),
-	RT_COUNTER(pass_too_big),
-	RT_COUNTER(pass_sysctl),
-	RT_COUNTER(pass_local),
-	RT_COUNTER(pass_martian),
-	RT_COUNTER(pass_no_table),
-	RT_COUNTER(pass_ring_full),
-	RT_COUNTER(pass_unplugged),
-	RT_COUNTER(pass_nomem),
-	RT_COUNTER(pass_no_route),
-	RT_COUNTER(pass_stack_route),
-	RT_COUNTER(drop_gpu_error),
-	RT_COUNTER(drop_cancelled),
-	RT_COUNTER(drop_nomem),
-	RT_COUNTER(drop_xmit),
-	RT_COUNTER(inflight),
-	RT_COUNTER(reinjected),
-	RT_COUNTER(tables),
-	RT_COUNTER(parked),
+	RT_COUNTER(received, received),
+	RT_COUNTER(forwarded4, forwarded4),
+	RT_COUNTER(forwarded6, forwarded6),
+	RT_COUNTER(pass_not_ip, pass_not_ip),
+	RT_COUNTER(pass_vlan, pass_vlan),
+	RT_COUNTER(pass_not_host, pass_not_host),
+	RT_COUNTER(pass_gso, pass_gso),
+	RT_COUNTER(pass_malformed, pass_malformed),
+	RT_COUNTER(pass_options, pass_options),
+	RT_COUNTER(pass_fragment, pass_fragment),
+	RT_COUNTER(pass_ttl, pass_ttl),
+	RT_COUNTER(pass_too_big, pass_too_big),
+	RT_COUNTER(pass_sysctl, pass_sysctl),
+	RT_COUNTER(pass_local, pass_local),
+	RT_COUNTER(pass_martian, pass_martian),
+	RT_COUNTER(pass_no_table, pass_no_table),
+	RT_COUNTER(pass_ring_full, pass_ring_full),
+	RT_COUNTER(pass_unplugged, pass_unplugged),
+	RT_COUNTER(pass_nomem, pass_nomem),
+	RT_COUNTER(pass_no_route, pass_no_route),
+	RT_COUNTER(pass_stack_route, pass_stack_route),
+	RT_COUNTER(drop_gpu_error, drop_gpu_error),
+	RT_COUNTER(drop_cancelled, drop_cancelled),
+	RT_COUNTER(drop_nomem, drop_nomem),
+	RT_COUNTER(drop_xmit, drop_xmit),
+	RT_COUNTER(inflight, inflight),
+	RT_COUNTER(reinjected, reinjected),
+	RT_COUNTER(tables, tables),
+	RT_COUNTER(parked, parked),
 };
 
 /* A run of struct rt_stats' counters, @from to @to: one outcome's. */
