@@ -133,7 +133,8 @@ stock_guest() {
 	[[ -e $build/kmod-$k/src ]] || sparse=1
 	if ! KMOD_SPARSE=$sparse "$vm/kmod.sh" "$k" "$build/kmod-$k" ||
 		! kernel_env "$cache" "$k" ||
-		! "$vm/fetch-netmods.sh" "$cache" "$k"; then
+		! "$vm/fetch-netmods.sh" "$cache" "$k" ||
+		! "$vm/fetch-iperf3.sh" "$cache"; then
 		stage_failed "module build for $k (see build/kmod-$k/build.log)"
 		stock_counts+=("kselftests_$k=0 passed, 1 failed")
 		return
