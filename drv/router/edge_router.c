@@ -257,6 +257,7 @@ static atomic64_t *rt_classify4(struct sk_buff *skb)
 	return NULL;
 }
 
+#if IS_ENABLED(CONFIG_IPV6)
 /* IPv6 addresses a router never forwards to or from. */
 static bool rt_unroutable6(const struct in6_addr *a)
 {
@@ -309,6 +310,13 @@ static atomic64_t *rt_classify6(struct sk_buff *skb)
 		return &st.pass_nomem;
 	return NULL;
 }
+#else
+/* A kernel without IPv6 (the debug kernel's config): the stack's. */
+static atomic64_t *rt_classify6(struct sk_buff *skb)
+{
+	return &st.pass_not_ip;
+}
+#endif
 
 /*
  * Which family's table takes the frame (*fam), or the counter of why
@@ -765,13 +773,10 @@ static int rt_load(int fam, const char *buf, size_t count)
 	text = kmemdup_nul(buf, count, GFP_KERNEL);
 	if (!text)
 		return -ENOMEM;
+	/* A line a route at most (a sysfs write is one page). */
 	for (cur = text; *cur; cur++)
 		max += *cur == '\n';
 	max++;
-	if (max > EDGE_LPM_MAX_ENTRIES + 1) {
-		ret = -E2BIG;
-		goto out_free;
-	}
 	ent = kvcalloc(max, esz, GFP_KERNEL);
 	nh = kvcalloc(max, sizeof(*nh), GFP_KERNEL);
 	if (!ent || !nh) {
