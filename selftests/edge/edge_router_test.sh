@@ -14,13 +14,25 @@ fail=0
 ok() { n=$((n + 1)); echo "ok $n router.$1"; }
 nok() { n=$((n + 1)); echo "not ok $n router.$1"; fail=1; }
 t() { name=$1; shift; if "$@"; then ok "$name"; else nok "$name"; fi; }
+# The debug kernel is built without IPv6 (tools/vm/debug-kernel/config):
+# there the IPv6 half skips, by a reason tools/vm/skip-allow.txt lists.
+have6=1
+[ -d /proc/sys/net/ipv6 ] || have6=0
+t6() {
+	if [ $have6 = 1 ]; then
+		t "$@"
+	else
+		n=$((n + 1))
+		echo "ok $n router.$1 # SKIP no IPv6 in this kernel"
+	fi
+}
 sys=/sys/kernel/edge_router
 cnt() { cat $sys/"$1"; }
 pidf=/tmp/edge_router_test.pids
 : >$pidf
 
 echo "TAP version 13"
-echo "1..20"
+echo "1..21"
 
 # A namespace held by a sleeper (no stdio of ours: see netrx-net.sh).
 mkns() {
@@ -87,25 +99,26 @@ in_ns $R ./netrx veth r0 c0 $C && in_ns $R ./netrx veth r1 s0 $S ||
 # No DAD (on the devices too: they were made before): the addresses work
 # at once.
 setup() {
-	p=$1 shift_cmds=$2
-	in_ns "$p" sh -c "
+	p=$1 v4=$2 v6=$3
+	[ $have6 = 0 ] || in_ns "$p" sh -c "
 		for f in /proc/sys/net/ipv6/conf/*/accept_dad; do echo 0 >\$f; done
 		for f in /proc/sys/net/ipv6/conf/all/disable_ipv6 \
-			/proc/sys/net/ipv6/conf/default/disable_ipv6; do echo 0 >\$f; done
-		ip link set lo up && $shift_cmds"
+			/proc/sys/net/ipv6/conf/default/disable_ipv6; do echo 0 >\$f; done"
+	in_ns "$p" sh -c "ip link set lo up && $v4" || return 1
+	[ $have6 = 0 ] || in_ns "$p" sh -c "$v6"
 }
 setup $C 'ip link set c0 up && ip addr add 198.18.1.2/24 dev c0 &&
-	ip -6 addr add 2001:db8:1::2/64 dev c0 &&
-	ip route add default via 198.18.1.1 &&
+	ip route add default via 198.18.1.1' \
+	'ip -6 addr add 2001:db8:1::2/64 dev c0 &&
 	ip -6 route add default via 2001:db8:1::1' &&
 setup $S 'ip link set s0 up && ip addr add 198.18.2.2/24 dev s0 &&
-	ip -6 addr add 2001:db8:2::2/64 dev s0 &&
-	ip route add default via 198.18.2.1 &&
+	ip route add default via 198.18.2.1' \
+	'ip -6 addr add 2001:db8:2::2/64 dev s0 &&
 	ip -6 route add default via 2001:db8:2::1' &&
 setup $R 'echo 1 >/proc/sys/net/ipv4/ip_forward &&
-	echo 1 >/proc/sys/net/ipv6/conf/all/forwarding &&
 	ip link set r0 up && ip link set r1 up &&
-	ip addr add 198.18.1.1/24 dev r0 && ip addr add 198.18.2.1/24 dev r1 &&
+	ip addr add 198.18.1.1/24 dev r0 && ip addr add 198.18.2.1/24 dev r1' \
+	'echo 1 >/proc/sys/net/ipv6/conf/all/forwarding &&
 	ip -6 addr add 2001:db8:1::1/64 dev r0 &&
 	ip -6 addr add 2001:db8:2::1/64 dev r1' ||
 	{ echo "Bail out! addresses"; exit 1; }
@@ -113,10 +126,13 @@ setup $R 'echo 1 >/proc/sys/net/ipv4/ip_forward &&
 # Attach and load from the router namespace (sysfs resolves names there).
 t attach in_ns $R sh -c "echo r0 >$sys/attach && echo r1 >$sys/attach"
 in_ns $R ip -4 route | routes_of 4 >/tmp/rt4
-in_ns $R ip -6 route | routes_of 6 >/tmp/rt6
 sed 's/^/# routes4: /' /tmp/rt4
-sed 's/^/# routes6: /' /tmp/rt6
-t load_routes in_ns $R sh -c "cat /tmp/rt4 >$sys/routes4 && cat /tmp/rt6 >$sys/routes6"
+t load_routes in_ns $R sh -c "cat /tmp/rt4 >$sys/routes4"
+if [ $have6 = 1 ]; then
+	in_ns $R ip -6 route | routes_of 6 >/tmp/rt6
+	sed 's/^/# routes6: /' /tmp/rt6
+fi
+t6 routes6_load in_ns $R sh -c "cat /tmp/rt6 >$sys/routes6"
 t routes_loaded grep -q '^routes 2 ekt' $sys/routes4
 # A bad line: EINVAL, the table in place stays (its EKT id too).
 before=$(cat $sys/routes4)
@@ -141,9 +157,9 @@ in_ns $C ping -c 3 -A -W 3 198.18.2.2 >/tmp/ping 2>&1
 t ping4_across_ttl63 answered3_ttl63
 t ping4_gpu_forwarded test $(($(cnt forwarded4) - f4)) -ge 6
 f6=$(cnt forwarded6)
-in_ns $C ping6 -c 3 -A -W 3 2001:db8:2::2 >/tmp/ping 2>&1
-t ping6_across_hlim63 answered3_ttl63
-t ping6_gpu_forwarded test $(($(cnt forwarded6) - f6)) -ge 6
+[ $have6 = 0 ] || in_ns $C ping6 -c 3 -A -W 3 2001:db8:2::2 >/tmp/ping 2>&1
+t6 ping6_across_hlim63 answered3_ttl63
+t6 ping6_gpu_forwarded test $(($(cnt forwarded6) - f6)) -ge 6
 
 # traceroute: hop 1 is the router's time exceeded (TTL 1: the stack's),
 # hop 2 the server, reached through the GPU.
@@ -210,11 +226,13 @@ sc=$(cnt pass_sysctl)
 in_ns $C ping -c 1 -W 1 198.18.2.2 >/dev/null 2>&1
 t forwarding_off_not_forwarded sh -c "[ $(cnt forwarded4) = $f4 ] && [ $(($(cnt pass_sysctl) - sc)) -ge 1 ]"
 in_ns $R sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward'
-in_ns $R sh -c 'echo 0 >/proc/sys/net/ipv6/conf/all/forwarding'
 f6=$(cnt forwarded6)
 sc=$(cnt pass_sysctl)
-in_ns $C ping6 -c 1 -W 1 2001:db8:2::2 >/dev/null 2>&1
-t forwarding6_off_not_forwarded sh -c "[ $(cnt forwarded6) = $f6 ] && [ $(($(cnt pass_sysctl) - sc)) -ge 1 ]"
+if [ $have6 = 1 ]; then
+	in_ns $R sh -c 'echo 0 >/proc/sys/net/ipv6/conf/all/forwarding'
+	in_ns $C ping6 -c 1 -W 1 2001:db8:2::2 >/dev/null 2>&1
+fi
+t6 forwarding6_off_not_forwarded sh -c "[ $(cnt forwarded6) = $f6 ] && [ $(($(cnt pass_sysctl) - sc)) -ge 1 ]"
 
 # Every frame received: forwarded, passed or dropped, once.
 cat $sys/stats | sed 's/^/# /'
