@@ -274,8 +274,10 @@ debug-kernel: deps
 check-debug: deps all
 	@$(VM)/check-debug.sh $(BUILD)
 
-# tools/vm/netrx-bench.sh's lines (edge_netrx: event kernels against the CPU).
-NETRX_KEYS := netrx|stack|busy
+# tools/vm/netrx-bench.sh's lines (edge_netrx: event kernels against the
+# CPU) and tools/vm/router-bench.sh's (edge_router against the kernel's
+# forwarding).
+NETRX_KEYS := netrx|stack|busy|router|kernel_fwd
 bench: deps all netmods
 	@$(VM)/payload.sh $(BUILD)/payload-bench $(BUILD)
 	@$(VM)/run-guest.sh --kernel $(VMLINUX) --payload $(BUILD)/payload-bench \

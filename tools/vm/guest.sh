@@ -196,6 +196,8 @@ bench)
 	./kapi-bench.sh || fail=1
 	# Real packets: event kernels against the CPU (edge_netrx.ko).
 	./netrx-bench.sh || fail=1
+	# Forwarding: the GPU's route lookup against the kernel's (edge_router.ko).
+	./router-bench.sh || fail=1
 	# The guest fuzzer at length: >= 1M calls (selftests/edge/edge_fuzz_test.c).
 	EDGE_FUZZ_CALLS=${EDGE_FUZZ_CALLS:-1000000} ./selftests/edge_fuzz_test || fail=1
 	;;

@@ -15,7 +15,7 @@ cp "$kodir/edge.ko" "$kodir/edge_nicsim.ko" "$kodir/edge_netrx.ko" \
 	"$build/guest/edge-demo" "$build/guest/edge-bench" "$build/guest/edgectl" \
 	"$build/guest/netrx" "$build/guest/bench-host" "$out/"
 cp "$top/tools/vm/netrx-net.sh" "$top/tools/vm/netrx-demo.sh" \
-	"$top/tools/vm/netrx-bench.sh" "$out/"
+	"$top/tools/vm/netrx-bench.sh" "$top/tools/vm/router-bench.sh" "$out/"
 # Debian's veth.ko (tools/vm/fetch-netmods.sh), under its kernel's release:
 # netrx-net.sh loads it only on that kernel.
 cache=${CACHE:-$top/.cache}
