@@ -194,7 +194,8 @@ kill $echo_pid 2>/dev/null
 # through the stack): the router drops none, and of what its receiver's
 # report says was lost, at most 2 % is not the server's own socket
 # overflowing (Udp RcvbufErrors: the debug kernel's receiver, ~10x
-# slower, loses some so).  At least 400 datagrams, each forwarded by
+# slower, loses some so).  At least 200 datagrams (~450 on a loaded
+# debug kernel, ~2500 on a stock one), each forwarded by
 # the GPU.
 ip3=./iperf3/iperf3.sh
 # The Udp RcvbufErrors of a /proc/net/snmp.
@@ -225,7 +226,7 @@ if [ -x $ip3 ]; then
 	rb=$(($(in_ns $S cat /proc/net/snmp | udp_rcvbuf) - rb0))
 	echo "# iperf3: lost $lost of $total (server's RcvbufErrors +$rb)," \
 		"forwarded4 +$fwd pass_gso +$(($(cnt pass_gso) - gso))"
-	t iperf3_udp_received sh -c "[ $rc = 0 ] && [ $total -ge 400 ] &&
+	t iperf3_udp_received sh -c "[ $rc = 0 ] && [ $total -ge 200 ] &&
 		[ $(((lost - rb) * 50)) -le $total ] &&
 		[ $(cat $sys/stats | awk '{ print $8 }') = $d0 ]"
 	t iperf3_gpu_forwarded test $fwd -ge "$total"

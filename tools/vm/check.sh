@@ -84,6 +84,9 @@ stage() {
 # It starts before the tools are made (below): its guest waits for them
 # (build/.prereqs.rc, written when they are).
 rm -f "$build/debug.tap" "$build/debug-reports.tap" "$build/.prereqs.rc"
+# Debian's iperf3 for edge_router_test.sh, once, before either lane makes
+# a payload (both would otherwise fetch it at once).
+"$vm/fetch-iperf3.sh" "$cache" || exit 1
 (
 	t0=$SECONDS
 	"$vm/debug-kernel/build.sh" "$cache" || exit 1
@@ -133,8 +136,7 @@ stock_guest() {
 	[[ -e $build/kmod-$k/src ]] || sparse=1
 	if ! KMOD_SPARSE=$sparse "$vm/kmod.sh" "$k" "$build/kmod-$k" ||
 		! kernel_env "$cache" "$k" ||
-		! "$vm/fetch-netmods.sh" "$cache" "$k" ||
-		! "$vm/fetch-iperf3.sh" "$cache"; then
+		! "$vm/fetch-netmods.sh" "$cache" "$k"; then
 		stage_failed "module build for $k (see build/kmod-$k/build.log)"
 		stock_counts+=("kselftests_$k=0 passed, 1 failed")
 		return
