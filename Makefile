@@ -274,8 +274,10 @@ debug-kernel: deps
 check-debug: deps all
 	@$(VM)/check-debug.sh $(BUILD)
 
-# tools/vm/netrx-bench.sh's lines (edge_netrx: event kernels against the CPU).
-NETRX_KEYS := netrx|stack|busy
+# tools/vm/netrx-bench.sh's lines (edge_netrx: event kernels against the
+# CPU) and tools/vm/router-bench.sh's (edge_router against the kernel's
+# forwarding).
+NETRX_KEYS := netrx|stack|busy|router|kernel_fwd
 bench: deps all netmods
 	@$(VM)/payload.sh $(BUILD)/payload-bench $(BUILD)
 	@$(VM)/run-guest.sh --kernel $(VMLINUX) --payload $(BUILD)/payload-bench \
@@ -315,7 +317,9 @@ clean:
 		edge_nicsim.o
 	rm -f edge_netrx.ko edge_netrx.mod edge_netrx.mod.c edge_netrx.mod.o \
 		edge_netrx.o
+	rm -f edge_router.ko edge_router.mod edge_router.mod.c edge_router.mod.o \
+		edge_router.o
 	rm -f drv/*.o drv/.*.cmd drv/nicsim/*.o drv/nicsim/.*.cmd \
-		drv/netrx/*.o drv/netrx/.*.cmd
+		drv/netrx/*.o drv/netrx/.*.cmd drv/router/*.o drv/router/.*.cmd
 	find emul \( -name '*.o' -o -name '.*.cmd' -o -name '*.o.d' \) -delete
 	rm -rf $(BUILD)

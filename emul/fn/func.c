@@ -2,9 +2,10 @@
 /*
  * The builtin event-kernel functions, one table (as io_uring's opdef.c):
  * each entry is a function's name, the least parameter entry it reads,
- * its registration check (its table, for LPM4), its per-registration
- * state (LPM4's trie, MemC's key/value table), what it computes and what
- * it costs in the model.  Nothing else in the model names a function.
+ * its registration check (its table, for LPM4 and LPM6), its
+ * per-registration state (the LPM tries, MemC's key/value table), what it
+ * computes and what it costs in the model.  Nothing else in the model
+ * names a function.
  */
 #include "fn/func.h"
 #include "validate.h"
@@ -93,6 +94,15 @@ static const struct edge_fn_def edge_funcs[EDGE_FN_MAX + 1] = {
 		.name = "icmp_echo",
 		.param_size = sizeof(struct edge_pkt_param),
 		.run = fn_icmp_echo,
+		.cost = cost_registered,
+	},
+	[EDGE_FN_LPM6] = {
+		.name = "lpm6",
+		.param_size = sizeof(struct edge_lpm6_param),
+		.validate = edge_fn_lpm6_validate,
+		.state_new = edge_fn_lpm6_state_new,
+		.state_free = edge_fn_lpm6_state_free,
+		.run = edge_fn_lpm6_run,
 		.cost = cost_registered,
 	},
 	/* The paper's 23,000 cycles a warp of 32 GETs: the registration's. */

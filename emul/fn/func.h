@@ -16,6 +16,7 @@
 #include <linux/edge.h>
 
 struct edge_lpm;
+struct edge_lpm6;
 struct edge_validate_err;
 
 /**
@@ -93,6 +94,19 @@ u32 edge_fn_lpm4_run(void *state, void *param, u32 param_size, u32 *res);
 int edge_fn_memc_state_new(const void *table, u32 table_len, void **state);
 void edge_fn_memc_state_free(void *state);
 u32 edge_fn_memc_run(void *state, void *param, u32 param_size, u32 *res);
+
+/* fn_lpm6.c: a binary trie of IPv6 prefixes. */
+int edge_lpm6_build(const struct edge_lpm6_entry *t, u32 n,
+		    struct edge_lpm6 **out);
+void edge_lpm6_free(struct edge_lpm6 *l);
+bool edge_lpm6_lookup(const struct edge_lpm6 *l, const u8 *addr, u32 *value,
+		      u32 *prefix_len);
+int edge_fn_lpm6_validate(const struct edge_register *r,
+			  struct edge_validate_err *err);
+int edge_fn_lpm6_state_new(const void *table, u32 table_len, void **state);
+void edge_fn_lpm6_state_free(void *state);
+u32 edge_fn_lpm6_run(const void *state, void *param, u32 param_size,
+		     u32 *res);
 
 /* fn_crc32c.c */
 u32 edge_crc32c(u32 crc, const u8 *p, u32 len);

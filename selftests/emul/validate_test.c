@@ -130,7 +130,9 @@ TEST(validate_func)
 	CHECK(func, EDGE_FN_INVALID, BAD);
 	CHECK(func, EDGE_FN_NOP, OK);
 	CHECK(func, EDGE_FN_ECHO, OK);
-	CHECK(func, EDGE_FN_MAX, OK);
+	/* The last id takes a table (LPM6): one without refuses. */
+	CHECK(func, EDGE_FN_ICMP_ECHO, OK);
+	CHECK(func, EDGE_FN_LPM6, BAD);
 	CHECK(func, EDGE_FN_MAX + 1, BAD);
 	CHECK(func, 0xffffffffU, BAD);
 }

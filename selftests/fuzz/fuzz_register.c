@@ -135,7 +135,10 @@ static bool ref_validate(const struct edge_preset *p,
 	/* VER3: a deadline of at most 10^12 ns (1000 s); 0 is none. */
 	if (r->deadline_ns > 1000000000000ULL)
 		return false;
-	/* VER2: a table for LPM4 only, whole 16-byte routes, at most 1024. */
+	/*
+	 * VER2: a table for LPM4 (whole 16-byte routes) and LPM6 (32-byte
+	 * ones) only, at most 1024.
+	 */
 	if (r->pad)
 		return false;
 	/*
@@ -156,6 +159,9 @@ static bool ref_validate(const struct edge_preset *p,
 	if (r->func == EDGE_FN_LPM4)
 		return r->table_ptr && r->table_len && r->table_len % 16 == 0 &&
 		       r->table_len <= 1024 * 16;
+	if (r->func == EDGE_FN_LPM6)
+		return r->table_ptr && r->table_len && r->table_len % 32 == 0 &&
+		       r->table_len <= 1024 * 32;
 	return !r->table_ptr && !r->table_len;
 }
 

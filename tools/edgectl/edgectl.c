@@ -309,7 +309,7 @@ static enum aset cmd_set(uint8_t cmd)
 static const char * const time_names[] = { "real", "virtual", NULL };
 static const char * const fn_names[] = {
 	"invalid", "nop", "echo", "udp-ping", "lpm4", "crc32c", "icmp-echo",
-	"resv7", "memc", NULL
+	"lpm6", "memc", NULL
 };
 static const char * const job_names[] = {
 	"queued", "parse", "held", "ready", "running", NULL

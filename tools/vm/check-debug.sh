@@ -44,6 +44,8 @@ if [[ -z $ko ]]; then
 fi
 
 payload=$build/payload-debug
+# edge_router_test.sh's iperf3 (instant when make check fetched it).
+"$vm/fetch-iperf3.sh" "$cache" || exit 1
 "$vm/payload.sh" "$payload" "$top/build" "$ko" || exit 1
 # Without --suites: every suite but those tools/vm/debug-skip.txt names,
 # each with the reason the debug kernel adds nothing to the stock

@@ -20,6 +20,7 @@ cache=${CACHE:-$top/.cache}
 "$vm/kmod.sh" "$k" "$build/kmod-$k" || exit 1
 kernel_env "$cache" "$k" || exit 1
 "$vm/fetch-netmods.sh" "$cache" "$k" || exit 1
+"$vm/fetch-iperf3.sh" "$cache" || exit 1
 payload=$build/payload-suite
 "$vm/payload.sh" "$payload" "$build" "$build/kmod-$k/src" || exit 1
 names=()

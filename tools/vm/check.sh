@@ -84,6 +84,9 @@ stage() {
 # It starts before the tools are made (below): its guest waits for them
 # (build/.prereqs.rc, written when they are).
 rm -f "$build/debug.tap" "$build/debug-reports.tap" "$build/.prereqs.rc"
+# Debian's iperf3 for edge_router_test.sh, once, before either lane makes
+# a payload (both would otherwise fetch it at once).
+"$vm/fetch-iperf3.sh" "$cache" || exit 1
 (
 	t0=$SECONDS
 	"$vm/debug-kernel/build.sh" "$cache" || exit 1

@@ -162,6 +162,10 @@ check)
 			[ $rc = 0 ] || fail=1
 		done
 	fi
+	if grep -q '^edge_router ' /proc/modules; then
+		echo "guest: a suite left edge_router.ko loaded" >&2
+		rmmod edge_router || fail=1
+	fi
 	if grep -q '^edge_netrx ' /proc/modules; then
 		echo "guest: a suite left edge_netrx.ko loaded" >&2
 		rmmod edge_netrx || fail=1
@@ -192,6 +196,8 @@ bench)
 	./kapi-bench.sh || fail=1
 	# Real packets: event kernels against the CPU (edge_netrx.ko).
 	./netrx-bench.sh || fail=1
+	# Forwarding: the GPU's route lookup against the kernel's (edge_router.ko).
+	./router-bench.sh || fail=1
 	# The guest fuzzer at length: >= 1M calls (selftests/edge/edge_fuzz_test.c).
 	EDGE_FUZZ_CALLS=${EDGE_FUZZ_CALLS:-1000000} ./selftests/edge_fuzz_test || fail=1
 	;;

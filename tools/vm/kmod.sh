@@ -1,9 +1,9 @@
 #!/bin/bash
-# Build edge.ko, edge_nicsim.ko and edge_netrx.ko against one stock kernel
-# (tools/vm/fetch-kernel.sh) without touching the tree's own build: the
-# Kbuild sources are mirrored into OUTDIR/src (mtimes kept, so an
-# unchanged file is not rebuilt) and built there with M=.  make check
-# builds one per kernel, side by side (build/kmod-6.1, build/kmod-6.12).
+# Build edge.ko, edge_nicsim.ko, edge_netrx.ko and edge_router.ko against
+# one stock kernel (tools/vm/fetch-kernel.sh) without touching the tree's
+# own build: the Kbuild sources are mirrored into OUTDIR/src (mtimes
+# kept, so an unchanged file is not rebuilt) and built there with M=.
+# make check builds one per kernel, side by side (build/kmod-6.1, build/kmod-6.12).
 # Any compiler or modpost warning fails the build: make shows none.
 #
 # Usage: kmod.sh SERIES OUTDIR   (SERIES 6.1 or 6.12)
@@ -23,11 +23,12 @@ kernel_env "$cache" "$series"
 mkdir -p "$out"
 out=$(cd "$out" && pwd) # Kbuild wants an absolute M=
 src=$out/src
-mkdir -p "$src/drv/nicsim" "$src/drv/netrx" "$src/uapi/linux"
+mkdir -p "$src/drv/nicsim" "$src/drv/netrx" "$src/drv/router" "$src/uapi/linux"
 cp -p "$top/Kbuild" "$src/"
 cp -p "$top"/drv/*.[ch] "$src/drv/"
 cp -p "$top"/drv/nicsim/*.[ch] "$src/drv/nicsim/"
 cp -p "$top"/drv/netrx/*.[ch] "$src/drv/netrx/"
+cp -p "$top"/drv/router/*.[ch] "$src/drv/router/"
 (cd "$top" && cp -p --parents emul/*.[ch] emul/*/*.[ch] "$src/")
 cp -p "$top"/uapi/linux/*.h "$src/uapi/linux/"
 rc=0
@@ -44,7 +45,7 @@ if [[ -n $warn ]]; then
 	echo "$warn" >&2
 	rc=1
 fi
-for ko in edge.ko edge_nicsim.ko edge_netrx.ko; do
+for ko in edge.ko edge_nicsim.ko edge_netrx.ko edge_router.ko; do
 	[[ -f $src/$ko && $(modinfo -F vermagic "$src/$ko") == "$KV "* ]] || rc=1
 done
 if ((rc)); then

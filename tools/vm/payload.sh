@@ -11,10 +11,11 @@ rm -rf "$out"
 mkdir -p "$out"
 kodir=${3:-$top}
 cp "$kodir/edge.ko" "$kodir/edge_nicsim.ko" "$kodir/edge_netrx.ko" \
+	"$kodir/edge_router.ko" \
 	"$build/guest/edge-demo" "$build/guest/edge-bench" "$build/guest/edgectl" \
 	"$build/guest/netrx" "$build/guest/bench-host" "$out/"
 cp "$top/tools/vm/netrx-net.sh" "$top/tools/vm/netrx-demo.sh" \
-	"$top/tools/vm/netrx-bench.sh" "$out/"
+	"$top/tools/vm/netrx-bench.sh" "$top/tools/vm/router-bench.sh" "$out/"
 # Debian's veth.ko (tools/vm/fetch-netmods.sh), under its kernel's release:
 # netrx-net.sh loads it only on that kernel.
 cache=${CACHE:-$top/.cache}
@@ -37,6 +38,24 @@ d=$(dirname "$0")
 exec "$d/ld-linux-x86-64.so.2" --library-path "$d" "$d/nc.openbsd" "$@"
 EOF2
 	chmod +x "$out/nc/nc"
+fi
+# Debian's iperf3 (tools/vm/fetch-iperf3.sh) for edge_router_test.sh's
+# UDP stream, the same way: its libraries from the cache, the rest from
+# the host, run through their own loader.
+ip3=$cache/iperf3
+if [[ -x $ip3/usr/bin/iperf3 ]]; then
+	mkdir -p "$out/iperf3"
+	cp "$ip3/usr/bin/iperf3" "$out/iperf3/"
+	cp -L "$ip3"/usr/lib/x86_64-linux-gnu/lib*.so.? "$out/iperf3/"
+	LD_LIBRARY_PATH=$ip3/usr/lib/x86_64-linux-gnu ldd "$ip3/usr/bin/iperf3" |
+		awk '$(NF-1) ~ /^\// { print $(NF-1) } $1 ~ /^\// { print $1 }' |
+		sort -u | while read -r lib; do cp -L "$lib" "$out/iperf3/"; done
+	cat >"$out/iperf3/iperf3.sh" <<'EOF2'
+#!/bin/sh
+d=$(dirname "$0")
+exec "$d/ld-linux-x86-64.so.2" --library-path "$d" "$d/iperf3" "$@"
+EOF2
+	chmod +x "$out/iperf3/iperf3.sh"
 fi
 # The kernel's YNL client and Debian's python3 for edge_ynl_test.sh
 # (tools/vm/payload-ynl.sh), from linux-source-6.12 (make ynl).  Without

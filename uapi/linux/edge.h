@@ -56,10 +56,11 @@ enum edge_func {
 	 */
 	EDGE_FN_ICMP_ECHO = 6,
 	/*
-	 * No function: EDGE_FN_LPM6's, on a branch not merged yet.  Named
-	 * because the netlink spec's enum of these must be contiguous.
+	 * IPv6 longest-prefix match: the entry is a struct edge_lpm6_param;
+	 * the table (struct edge_lpm6_entry[]) is given at registration.
+	 * cqe.res = the matching route's value, EDGE_LPM_MISS when none.
 	 */
-	EDGE_FN_RESV7	= 7,
+	EDGE_FN_LPM6	= 7,
 	/*
 	 * The EDGE paper's MemC: a memcached GET service over UDP.  The
 	 * entry is a struct edge_memc_param holding a SET (key and value
@@ -108,6 +109,25 @@ struct edge_lpm_entry {
 };
 
 #define EDGE_LPM_MAX_ENTRIES	1024
+
+/* EDGE_FN_LPM6 */
+struct edge_lpm6_param {
+	__u8  addr[16];		/* in: IPv6 address, network byte order */
+	__u32 value;		/* out: the route's value, or EDGE_LPM_MISS */
+	__u32 prefix_len;	/* out: the route's prefix length, 0..128 */
+	__u32 found;		/* out: 1 if a route matched, else 0 */
+	__u32 resv;		/* ignored */
+};
+
+/* One route of an EDGE_FN_LPM6 table (struct edge_register.table_ptr). */
+struct edge_lpm6_entry {
+	__u8  prefix[16];	/* network byte order; host bits must be 0 */
+	__u32 prefix_len;	/* 0..128 */
+	__u32 value;		/* any, but EDGE_LPM_MISS is ambiguous */
+	__u32 resv[2];		/* must be 0 */
+};
+
+#define EDGE_LPM6_MAX_ENTRIES	1024
 
 /* EDGE_FN_CRC32C: init ~0, reflected 0x82f63b78, final xor ~0. */
 struct edge_crc_param {
@@ -353,8 +373,9 @@ struct edge_register {
 	struct edge_warp_state ws;	/* in; zero: never stalls */
 	/*
 	 * VER2: the function's table, copied at registration.  EDGE_FN_LPM4
-	 * needs one (struct edge_lpm_entry[], table_len bytes); every other
-	 * function takes none (both zero).
+	 * needs one (struct edge_lpm_entry[], table_len bytes), EDGE_FN_LPM6
+	 * too (struct edge_lpm6_entry[]); every other function takes none
+	 * (both zero).
 	 */
 	__u64 table_ptr;		/* in: user address */
 	__u32 table_len;		/* in: bytes */

@@ -18,17 +18,19 @@ here=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=/dev/null
 . "${CACHE:-$here/.cache}/debug-kernel.env"
 src=$out/src
-mkdir -p "$src/drv/nicsim" "$src/drv/netrx" "$src/uapi/linux"
+mkdir -p "$src/drv/nicsim" "$src/drv/netrx" "$src/drv/router" "$src/uapi/linux"
 cp -p "$top/Kbuild" "$src/"
 cp -p "$top"/drv/*.[ch] "$src/drv/"
 cp -p "$top"/drv/nicsim/*.[ch] "$src/drv/nicsim/"
 cp -p "$top"/drv/netrx/*.[ch] "$src/drv/netrx/"
+cp -p "$top"/drv/router/*.[ch] "$src/drv/router/"
 (cd "$top" && cp -p --parents emul/*.[ch] emul/*/*.[ch] "$src/")
 cp -p "$top"/uapi/linux/*.h "$src/uapi/linux/"
 rc=0
 make -s -C "$DEBUG_KDIR" M="$src" modules >"$out/build.log" 2>&1 || rc=$?
 grep -v 'Skipping BTF' "$out/build.log" >&2 || true
-[[ $rc == 0 && -f $src/edge.ko && -f $src/edge_nicsim.ko && -f $src/edge_netrx.ko ]] || {
-	echo "debug-kernel: edge.ko, edge_nicsim.ko or edge_netrx.ko did not build in $src" >&2
+[[ $rc == 0 && -f $src/edge.ko && -f $src/edge_nicsim.ko && -f $src/edge_netrx.ko &&
+	-f $src/edge_router.ko ]] || {
+	echo "debug-kernel: edge.ko, edge_nicsim.ko, edge_netrx.ko or edge_router.ko did not build in $src" >&2
 	exit 1
 }
