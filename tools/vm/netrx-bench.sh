@@ -43,6 +43,9 @@ MEMC_PORT=11211
 # costs under TCG.
 MEMC_KEYS=${NETRX_MEMC_KEYS:-8192}
 MEMC_RATES=${NETRX_MEMC_RATES:-$RATES}
+# memcached's CPUs (taskset's mask): 1, the client's and the GPU front
+# end's CPU; 2 gives it the other vCPU (the GPU's side never has it).
+MEMCACHED_MASK=${NETRX_MEMCACHED_MASK:-1}
 fail=0
 
 part() {
@@ -150,7 +153,7 @@ echo 1 >$NR/detach || fail=1
 # thread, UDP only, as root (the guest has no other user; memcached
 # looks -u's user up, and the initramfs has no /etc/passwd).
 [ -f /etc/passwd ] || { mkdir -p /etc && echo 'root:x:0:0:root:/:/bin/sh' >/etc/passwd; }
-taskset 1 ./memcached/memcached -U $MEMC_PORT -p 0 -u root -t 1 -m 64 \
+taskset "$MEMCACHED_MASK" ./memcached/memcached -U $MEMC_PORT -p 0 -u root -t 1 -m 64 \
 	-l $SRV >/tmp/memcached.log 2>&1 &
 mpid=$!
 n=0
