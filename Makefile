@@ -16,6 +16,10 @@
 #   make bench    benchmarks in the guest (with bench-host's time mode,
 #                 tcg_ lines), then bench-host (host_ lines); output in
 #                 Documentation/results/
+#   make bench-netrx  only make bench's tools/vm/netrx-bench.sh (edge_netrx:
+#                 ICMP, UDP echo and MemC against the CPU), one boot; lines
+#                 in build/bench-netrx.out; BENCH_ENV="NAME=VALUE ..." sets
+#                 its knobs (NETRX_BENCH_PARTS=memc, NETRX_MEMC_KEYS=...)
 #   make bench-host  the front end's fast path on the host: callgrind
 #                 instructions per event (idle, busy, 1-64 entries, 1-1024
 #                 in flight), the same path's ns per event and its
@@ -100,7 +104,7 @@ REPROS := $(patsubst tools/edge-sim/repro-%.sh,%,$(wildcard tools/edge-sim/repro
 REPRO_TARGETS := $(addprefix repro-,$(REPROS))
 
 .PHONY: all deps kernel ynl netmods ksft module tools selftests host-tests run check \
-	bench bench-host lint sim repro $(REPRO_TARGETS) print-repros fuzz clean FORCE \
+	bench bench-netrx memcached bench-host lint sim repro $(REPRO_TARGETS) print-repros fuzz clean FORCE \
 	debug-kernel check-debug mutate nlspec-gen libedge install libedge-pc oot-sample shell shell-test
 
 all: module tools selftests sim libedge libedge-pc oot-sample
@@ -125,6 +129,9 @@ ynl: | deps
 # Debian's veth.ko for edge_netrx's guest network (only that module).
 netmods: $(KENV)
 	@$(VM)/fetch-netmods.sh $(CACHE) $(KERNEL)
+# Debian's memcached for make bench's MemC comparison (unpacked, not installed).
+memcached: | deps
+	@$(VM)/fetch-memcached.sh $(CACHE)
 ksft: $(KSFT)/kselftest_harness.h
 
 # Kbuild is re-read with KDIR from the env file, so read it in the recipe.
@@ -275,11 +282,11 @@ check-debug: deps all
 	@$(VM)/check-debug.sh $(BUILD)
 
 # tools/vm/netrx-bench.sh's lines (edge_netrx: event kernels against the
-# CPU) and tools/vm/router-bench.sh's (edge_router against the kernel's
-# forwarding).
-NETRX_KEYS := netrx|stack|busy|router|kernel_fwd
-bench: deps all netmods
-	@$(VM)/payload.sh $(BUILD)/payload-bench $(BUILD)
+# CPU, MemC against Debian's memcached) and tools/vm/router-bench.sh's
+# (edge_router against the kernel's forwarding).
+NETRX_KEYS := netrx|stack|busy|memc|memcached|router|kernel_fwd
+bench: deps all netmods memcached
+	@PAYLOAD_MEMCACHED=1 $(VM)/payload.sh $(BUILD)/payload-bench $(BUILD)
 	@$(VM)/run-guest.sh --kernel $(VMLINUX) --payload $(BUILD)/payload-bench \
 		--mode bench --timeout $(GUEST_TIMEOUT) --out $(BUILD)/bench --stream \
 		| tee $(BUILD)/bench.out
@@ -294,6 +301,14 @@ bench: deps all netmods
 	@grep -E '^($(NETRX_KEYS))_[a-z0-9_]+=' $(BUILD)/bench.out \
 		> Documentation/results/netrx-bench.txt
 	@echo "kept in Documentation/results/spine-bench.txt, kapi-bench.txt and netrx-bench.txt"
+
+# netrx-bench.sh alone (one boot, the same payload as make bench's): its
+# lines in $(BUILD)/bench-netrx.out, Documentation/results left as they are.
+bench-netrx: deps all netmods memcached
+	@PAYLOAD_MEMCACHED=1 $(VM)/payload.sh $(BUILD)/payload-bench $(BUILD)
+	@$(VM)/run-guest.sh --kernel $(VMLINUX) --payload $(BUILD)/payload-bench \
+		--mode netrx-bench --timeout $(GUEST_TIMEOUT) --out $(BUILD)/bench-netrx \
+		$(if $(BENCH_ENV),--append "$(BENCH_ENV)") --stream | tee $(BUILD)/bench-netrx.out
 
 bench-host:
 	@$(MAKE) -s -C tools/bench-host O=$(BUILD)/host run

@@ -20,15 +20,32 @@
  *                                path the benchmark compares with)
  *   netrx busy SECS WARP_CYCLES  keep /dev/edge0's cores full with a
  *                                background kernel for SECS
+ *   netrx memcset sysfs|udp ADDR PORT NKEYS
+ *                                NKEYS SETs of memc_key(i) to
+ *                                memc_value(i): through edge_netrx's
+ *                                sysfs memc_set (ADDR, PORT unused) or as
+ *                                memcached UDP "set"s (answer STORED)
+ *   netrx memc ADDR PORT COUNT NKEYS INTERVAL_US
+ *                                memcached UDP GETs of one key each, one
+ *                                at a time, keys 0..NKEYS-1 in turn: the
+ *                                frame header and "VALUE key 0 2" with
+ *                                the key's value checked
+ *   netrx memcflood ADDR PORT RATE SECS NKEYS
+ *                                flood's pacing with those GETs; a
+ *                                receiver checks and counts the answers
  *
- * ping/udp print name=value lines: sent, received, bad (a reply that was
- * not its request's echo), rtt_p50_ns, rtt_p99_ns, rtt_max_ns; flood
- * prints sent, received, lost, pps.  Exit 1 when a reply was wrong or
- * missing (ping, udp), 2 on usage or system errors.
+ * ping/udp/memc print name=value lines: sent, received, bad (a reply that
+ * was not its request's echo, or not the key's value), rtt_p50_ns,
+ * rtt_p99_ns, rtt_max_ns; flood prints sent, received, lost, pps;
+ * memcflood also bad (pps counts good answers only); memcset sets, bad,
+ * ms (the time the SETs took).
+ * Exit 1 when a reply was wrong or missing (ping, udp, memc, memcset) or
+ * wrong (memcflood), 2 on usage or system errors.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/ip.h>
 #include <netinet/ip_icmp.h>
@@ -481,6 +498,259 @@ static int cmd_busy(char **av)
 	return 0;
 }
 
+/*
+ * MemC's table as the EDGE paper warms it: 16-byte keys, 2-byte values,
+ * both printable and a function of the key's number, so that an answer
+ * checks itself.
+ */
+#define MEMC_KEY	16
+#define MEMC_FRAME	8
+
+static void memc_key(char *k, unsigned int i)
+{
+	snprintf(k, MEMC_KEY + 1, "memc%012u", i);
+}
+
+static void memc_value(char *v, unsigned int i)
+{
+	v[0] = 'a' + i % 26;
+	v[1] = 'A' + i / 26 % 26;
+	v[2] = 0;
+}
+
+/* memcached's UDP frame header: request @id, sequence 0 of 1. */
+static void memc_frame(uint8_t *p, uint16_t id)
+{
+	static const uint8_t rest[6] = { 0, 0, 0, 1, 0, 0 };
+
+	p[0] = id >> 8;
+	p[1] = id & 0xff;
+	memcpy(p + 2, rest, sizeof(rest));
+}
+
+static size_t memc_get(uint8_t *p, uint16_t id, unsigned int i)
+{
+	char k[MEMC_KEY + 1];
+
+	memc_frame(p, id);
+	memc_key(k, i);
+	return MEMC_FRAME + sprintf((char *)p + MEMC_FRAME, "get %s\r\n", k);
+}
+
+/*
+ * An answer of @n bytes to a GET: the key's number when it is one frame
+ * holding "VALUE key 0 2\r\nvv\r\nEND\r\n" with the key's value, -1 when
+ * it is anything else (a miss, a wrong value, a broken frame).  *@id is
+ * the frame's request id.
+ */
+static long memc_answer(const uint8_t *p, ssize_t n, uint16_t *id)
+{
+	char want[64], v[3];
+	unsigned int i;
+	size_t wl;
+
+	if (n < MEMC_FRAME)
+		return -1;
+	*id = (uint16_t)(p[0] << 8 | p[1]);
+	if (p[2] || p[3] || p[4] || p[5] != 1 || p[6] || p[7])
+		return -1;
+	if (n < MEMC_FRAME + 6 + MEMC_KEY ||
+	    memcmp(p + MEMC_FRAME, "VALUE memc", 10) ||
+	    sscanf((const char *)p + MEMC_FRAME + 10, "%12u", &i) != 1)
+		return -1;
+	memc_value(v, i);
+	wl = snprintf(want, sizeof(want), "VALUE memc%012u 0 2\r\n%s\r\nEND\r\n",
+		      i, v);
+	if ((size_t)n != MEMC_FRAME + wl || memcmp(p + MEMC_FRAME, want, wl))
+		return -1;
+	return i;
+}
+
+static int memcset_sysfs(unsigned int nkeys)
+{
+	int fd = open("/sys/kernel/edge_netrx/memc_set", O_WRONLY);
+	unsigned int i, bad = 0;
+	uint64_t t0 = now_ns();
+
+	if (fd < 0)
+		die("memc_set");
+	for (i = 0; i < nkeys; i++) {
+		char line[64], k[MEMC_KEY + 1], v[3];
+		int n;
+
+		memc_key(k, i);
+		memc_value(v, i);
+		n = snprintf(line, sizeof(line), "%s %s\n", k, v);
+		/* One SET per write(), each from the attribute's start. */
+		if (pwrite(fd, line, n, 0) != n)
+			bad++;
+	}
+	close(fd);
+	printf("sets=%u\nbad=%u\nms=%llu\n", nkeys - bad, bad,
+	       (unsigned long long)((now_ns() - t0) / 1000000));
+	return !!bad;
+}
+
+static int memcset_udp(struct sockaddr_in *sa, unsigned int nkeys)
+{
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+	unsigned int i, bad = 0;
+	uint64_t t0 = now_ns();
+
+	if (fd < 0 || connect(fd, (void *)sa, sizeof(*sa)))
+		die("memcset socket");
+	for (i = 0; i < nkeys; i++) {
+		uint8_t out[128], in[256];
+		char k[MEMC_KEY + 1], v[3];
+		uint64_t end = now_ns() + 1000000000ULL;
+		size_t n;
+		ssize_t r;
+
+		memc_key(k, i);
+		memc_value(v, i);
+		memc_frame(out, (uint16_t)i);
+		n = MEMC_FRAME + sprintf((char *)out + MEMC_FRAME,
+					 "set %s 0 0 2\r\n%s\r\n", k, v);
+		if (send(fd, out, n, 0) != (ssize_t)n)
+			die("send");
+		do {
+			r = recv_wait(fd, in, sizeof(in), end);
+		} while (r >= 2 && (unsigned int)(in[0] << 8 | in[1]) != (i & 0xffff));
+		if (r != MEMC_FRAME + 8 || memcmp(in + MEMC_FRAME, "STORED\r\n", 8))
+			bad++;
+	}
+	close(fd);
+	printf("sets=%u\nbad=%u\nms=%llu\n", nkeys - bad, bad,
+	       (unsigned long long)((now_ns() - t0) / 1000000));
+	return !!bad;
+}
+
+static int cmd_memcset(char **av)
+{
+	struct sockaddr_in sa = addr_of(av[1], atoi(av[2]));
+	unsigned int nkeys = atoi(av[3]);
+
+	if (!strcmp(av[0], "sysfs"))
+		return memcset_sysfs(nkeys);
+	return memcset_udp(&sa, nkeys);
+}
+
+static int cmd_memc(char **av)
+{
+	struct sockaddr_in sa = addr_of(av[0], atoi(av[1]));
+	unsigned int count = atoi(av[2]), nkeys = atoi(av[3]);
+	unsigned int gap = atoi(av[4]), i, got = 0, bad = 0;
+	uint64_t *rtt = calloc(count + 1, sizeof(*rtt));
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+	uint8_t out[128], in[2048];
+
+	if (fd < 0 || !rtt || !nkeys || connect(fd, (void *)&sa, sizeof(sa)))
+		die("memc socket");
+	for (i = 0; i < count; i++) {
+		size_t n = memc_get(out, (uint16_t)i, i % nkeys);
+		uint64_t t0 = now_ns(), end = t0 + 1000000000ULL;
+
+		if (send(fd, out, n, 0) != (ssize_t)n)
+			die("send");
+		for (;;) {
+			ssize_t r = recv_wait(fd, in, sizeof(in), end);
+			uint16_t id = 0;
+			long k;
+
+			if (r < 0)
+				break;
+			k = memc_answer(in, r, &id);
+			if (r >= 2 && id != (uint16_t)i)
+				continue;	/* a late answer */
+			if (k != (long)(i % nkeys))
+				bad++;
+			else
+				rtt[got++] = now_ns() - t0;
+			break;
+		}
+		pause_us(gap);
+	}
+	close(fd);
+	return report("", count, got, bad, rtt);
+}
+
+struct memcflood {
+	int fd;
+	unsigned int nkeys;
+	volatile bool stop;
+	unsigned long good, bad;
+};
+
+static void *memcflood_rx(void *arg)
+{
+	struct memcflood *f = arg;
+	uint8_t in[2048];
+
+	while (!f->stop) {
+		struct pollfd pfd = { .fd = f->fd, .events = POLLIN };
+		uint16_t id = 0;
+		ssize_t r;
+		long k;
+
+		if (poll(&pfd, 1, 50) <= 0)
+			continue;
+		r = recv(f->fd, in, sizeof(in), MSG_DONTWAIT);
+		if (r <= 0)
+			continue;
+		/*
+		 * The 16-bit request id wraps within a long flood: the
+		 * answer checks itself (its value is its key's).
+		 */
+		k = memc_answer(in, r, &id);
+		if (k < 0 || (unsigned long)k >= f->nkeys)
+			f->bad++;
+		else
+			f->good++;
+	}
+	return NULL;
+}
+
+/* cmd_flood's pacing (see there), with GETs of keys 0..NKEYS-1 in turn. */
+static int cmd_memcflood(char **av)
+{
+	struct memcflood f = { .nkeys = atoi(av[4]) };
+	struct sockaddr_in sa = addr_of(av[0], atoi(av[1]));
+	unsigned long rate = strtoul(av[2], NULL, 0), sent = 0, due;
+	double secs = atof(av[3]);
+	uint64_t t0, end, t;
+	uint8_t out[128];
+	pthread_t th;
+
+	f.fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (f.fd < 0 || !f.nkeys || connect(f.fd, (void *)&sa, sizeof(sa)))
+		die("memcflood socket");
+	if (pthread_create(&th, NULL, memcflood_rx, &f))
+		die("pthread_create");
+	t0 = now_ns();
+	end = t0 + (uint64_t)(secs * 1e9);
+	while ((t = now_ns()) < end) {
+		due = (unsigned long)((double)(t - t0) * rate / 1e9);
+		while (sent < due && (sent % 16 || now_ns() < end)) {
+			size_t n = memc_get(out, (uint16_t)sent,
+					    sent % f.nkeys);
+
+			if (send(f.fd, out, n, 0) < 0 && errno != ENOBUFS &&
+			    errno != EAGAIN && errno != ECONNREFUSED)
+				die("send");
+			sent++;
+		}
+		pause_us(1000);
+	}
+	pause_us(300000);
+	f.stop = true;
+	pthread_join(th, NULL);
+	printf("sent=%lu\nreceived=%lu\nbad=%lu\nlost=%lu\npps=%lu\n", sent,
+	       f.good + f.bad, f.bad,
+	       sent > f.good + f.bad ? sent - f.good - f.bad : 0,
+	       (unsigned long)(f.good / secs));
+	return !!f.bad;
+}
+
 static const struct {
 	const char *name;
 	int argc;
@@ -489,6 +759,8 @@ static const struct {
 	{ "veth", 3, cmd_veth }, { "ping", 4, cmd_ping },
 	{ "udp", 5, cmd_udp }, { "flood", 6, cmd_flood },
 	{ "udpecho", 2, cmd_udpecho }, { "busy", 2, cmd_busy },
+	{ "memcset", 4, cmd_memcset }, { "memc", 5, cmd_memc },
+	{ "memcflood", 5, cmd_memcflood },
 };
 
 int main(int argc, char **argv)

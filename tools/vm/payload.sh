@@ -57,6 +57,24 @@ exec "$d/ld-linux-x86-64.so.2" --library-path "$d" "$d/iperf3" "$@"
 EOF2
 	chmod +x "$out/iperf3/iperf3.sh"
 fi
+# Debian's memcached (tools/vm/fetch-memcached.sh), only when asked
+# (PAYLOAD_MEMCACHED=1: make bench): netrx-bench.sh's CPU side of MemC.
+# Its libraries as ldd finds them, the cache's first, through its own
+# loader, as nc.
+mc=$cache/memcached
+if [[ ${PAYLOAD_MEMCACHED:-0} == 1 && -x $mc/usr/bin/memcached ]]; then
+	mkdir -p "$out/memcached"
+	cp "$mc/usr/bin/memcached" "$out/memcached/memcached.bin"
+	LD_LIBRARY_PATH=$mc/usr/lib/x86_64-linux-gnu ldd "$mc/usr/bin/memcached" |
+		awk '$(NF-1) ~ /^\// { print $(NF-1) } $1 ~ /^\// { print $1 }' |
+		sort -u | while read -r lib; do cp -L "$lib" "$out/memcached/"; done
+	cat >"$out/memcached/memcached" <<'EOF2'
+#!/bin/sh
+d=$(dirname "$0")
+exec "$d/ld-linux-x86-64.so.2" --library-path "$d" "$d/memcached.bin" "$@"
+EOF2
+	chmod +x "$out/memcached/memcached"
+fi
 # The kernel's YNL client and Debian's python3 for edge_ynl_test.sh
 # (tools/vm/payload-ynl.sh), from linux-source-6.12 (make ynl).  Without
 # them the suite bails out: a failure, not an absence.  Made once into
