@@ -176,8 +176,8 @@ TEST_F(memc, gets_see_the_sets)
 	ASSERT_EQ(0, nr_write("memc_set", "foo bye"));
 	EXPECT_EQ(0, get_is(self->fd, 0xfffe, "foo",
 			    "VALUE foo 0 3\r\nbye\r\nEND\r\n"));
-	EXPECT_EQ(a0 + 5, nr_read("answered_memc"));
-	EXPECT_EQ(h0 + 4, nr_read("memc_hits"));
+	EXPECT_EQ(a0 + 5, nr_read_until("answered_memc", a0 + 5));
+	EXPECT_EQ(h0 + 4, nr_read_until("memc_hits", h0 + 4));
 }
 
 /* A SET the table refuses changes nothing and says why. */
@@ -242,7 +242,7 @@ TEST_F(memc, malformed_requests_pass)
 	EXPECT_EQ(-EINVAL, nr_write("memc_port", "7"));
 	ASSERT_EQ(0, nr_write("memc_port", "11211"));
 	EXPECT_EQ(0, get_is(self->fd, 8, "foo", "VALUE foo 0 2\r\nhi\r\nEND\r\n"));
-	EXPECT_EQ(a0 + 1, nr_read("answered_memc"));
+	EXPECT_EQ(a0 + 1, nr_read_until("answered_memc", a0 + 1));
 }
 
 /*

@@ -46,6 +46,24 @@ static inline long long nr_read(const char *attr)
 	return edge_path_read(path);
 }
 
+/*
+ * A counter the completion raises after it has sent the answer: the
+ * client can hold the answer before the count moves (seen on veth, where
+ * the reply is delivered inside dev_queue_xmit()).  Read it until it is
+ * @want, for up to two seconds; return what it last held.
+ */
+static inline long long nr_read_until(const char *attr, long long want)
+{
+	long long v = nr_read(attr);
+	int i;
+
+	for (i = 0; v != want && i < 200; i++) {
+		usleep(10000);
+		v = nr_read(attr);
+	}
+	return v;
+}
+
 static inline int nr_write(const char *attr, const char *val)
 {
 	char path[128];
