@@ -182,8 +182,7 @@ void edge_fn_lpm6_state_free(void *state)
 	edge_lpm6_free(state);
 }
 
-u32 edge_fn_lpm6_run(const void *state, void *param, u32 param_size,
-		     u32 *res)
+u32 edge_fn_lpm6_run(void *state, void *param, u32 param_size, u32 *res)
 {
 	return edge_fn_lpm6(state, param, param_size, res);
 }

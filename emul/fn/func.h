@@ -105,8 +105,7 @@ int edge_fn_lpm6_validate(const struct edge_register *r,
 			  struct edge_validate_err *err);
 int edge_fn_lpm6_state_new(const void *table, u32 table_len, void **state);
 void edge_fn_lpm6_state_free(void *state);
-u32 edge_fn_lpm6_run(const void *state, void *param, u32 param_size,
-		     u32 *res);
+u32 edge_fn_lpm6_run(void *state, void *param, u32 param_size, u32 *res);
 
 /* fn_crc32c.c */
 u32 edge_crc32c(u32 crc, const u8 *p, u32 len);
