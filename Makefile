@@ -334,7 +334,10 @@ clean:
 		edge_netrx.o
 	rm -f edge_router.ko edge_router.mod edge_router.mod.c edge_router.mod.o \
 		edge_router.o
+	rm -f edge_nfhook.ko edge_nfhook.mod edge_nfhook.mod.c edge_nfhook.mod.o \
+		edge_nfhook.o
 	rm -f drv/*.o drv/.*.cmd drv/nicsim/*.o drv/nicsim/.*.cmd \
-		drv/netrx/*.o drv/netrx/.*.cmd drv/router/*.o drv/router/.*.cmd
+		drv/netrx/*.o drv/netrx/.*.cmd drv/router/*.o drv/router/.*.cmd \
+		drv/test/*.o drv/test/.*.cmd
 	find emul \( -name '*.o' -o -name '.*.cmd' -o -name '*.o.d' \) -delete
 	rm -rf $(BUILD)

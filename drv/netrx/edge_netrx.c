@@ -19,10 +19,11 @@
  * It answers only what the stack itself would answer: not from a martian
  * or broadcast source, not while icmp_echo_ignore_all is set, not to UDP
  * source ports below 1024 (echo to echo would loop, to chargen or DNS
- * would reflect), not a GSO skb.  The GPU verifies the checksums and
- * writes the reply into the parameter entry; the completion callback
- * puts it behind an Ethernet header with the addresses swapped and
- * transmits it on the same device.  Everything else goes to the stack
+ * would reflect), not a GSO skb, and nothing while a netfilter hook is
+ * registered on the stack's path (nr_netfilter()).  The GPU verifies
+ * the checksums and writes the reply into the parameter entry; the
+ * completion callback puts it behind an Ethernet header with the
+ * addresses swapped and transmits it on the same device.  Everything else goes to the stack
  * untouched (RX_HANDLER_PASS), counted by reason, and so does a frame
  * the GPU cannot take (ring full, device unplugged); what it took and
  * the GPU refused is dropped, counted by reason.  Every frame received
@@ -60,6 +61,7 @@
 #include <net/checksum.h>
 
 #include "../edge_kapi.h"
+#include "../edge_netfilter.h"
 
 static unsigned int dev;
 module_param(dev, uint, 0444);
@@ -166,6 +168,7 @@ struct nr_stats {
 	atomic64_t pass_martian;	/* a source the stack would not answer */
 	atomic64_t pass_udp_sport;	/* UDP from a port below 1024 */
 	atomic64_t pass_sysctl;		/* icmp_echo_ignore_all */
+	atomic64_t pass_netfilter;	/* a hook the stack's path runs */
 	atomic64_t pass_memc_frame;	/* not one frame: short, seq, count */
 	/* Not exactly "get <key>\r\n" of a 1..16-byte key. */
 	atomic64_t pass_memc_cmd;
@@ -227,6 +230,28 @@ static bool nr_martian(const struct sk_buff *skb, __be32 saddr)
 	    ipv4_is_zeronet(saddr) || ipv4_is_loopback(saddr))
 		return true;
 	return inet_addr_type(dev_net(skb->dev), saddr) != RTN_UNICAST;
+}
+
+/*
+ * Rules are the stack's to evaluate, not the GPU's: while any netfilter
+ * hook is registered in the frame's namespace on a hook the stack's path
+ * would run (PRE_ROUTING and LOCAL_IN for the request, LOCAL_OUT and
+ * POST_ROUTING for its reply), the frame is the stack's, whatever the
+ * rules say (an LSM's hook aside: edge_nf_hooked()).  tc and netfilter
+ * ingress ran before the rx_handler already.  Softirq, RCU.
+ */
+static bool nr_netfilter(const struct net *net)
+{
+#ifdef CONFIG_NETFILTER
+	static const u8 hooks[] = {
+		NF_INET_PRE_ROUTING, NF_INET_LOCAL_IN, NF_INET_LOCAL_OUT,
+		NF_INET_POST_ROUTING,
+	};
+
+	return edge_nf_hooked(net->nf.hooks_ipv4, hooks, ARRAY_SIZE(hooks));
+#else
+	return false;
+#endif
 }
 
 /*
@@ -377,7 +402,12 @@ static enum nr_kind nr_classify(struct sk_buff *skb, atomic64_t **why)
 		return NR_KINDS;
 	}
 	if (kind == NR_MEMC)
-		return nr_memc_classify(skb, hlen, tot, why);
+		kind = nr_memc_classify(skb, hlen, tot, why);
+	/* Last: only what the GPU would have taken counts here. */
+	if (kind != NR_KINDS && nr_netfilter(dev_net(skb->dev))) {
+		*why = &st.pass_netfilter;
+		return NR_KINDS;
+	}
 	return kind;
 }
 
@@ -866,6 +896,7 @@ static struct nr_counter_attr nr_counters[] = {
 	NR_COUNTER(pass_martian, pass_martian),
 	NR_COUNTER(pass_udp_sport, pass_udp_sport),
 	NR_COUNTER(pass_sysctl, pass_sysctl),
+	NR_COUNTER(pass_netfilter, pass_netfilter),
 	NR_COUNTER(pass_memc_frame, pass_memc_frame),
 	NR_COUNTER(pass_memc_cmd, pass_memc_cmd),
 	NR_COUNTER(pass_ring_full, pass_ring_full),

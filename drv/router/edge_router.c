@@ -66,6 +66,7 @@
 #include <net/route.h>
 
 #include "../edge_kapi.h"
+#include "../edge_netfilter.h"
 
 static unsigned int dev;
 module_param(dev, uint, 0444);
@@ -140,6 +141,7 @@ struct rt_stats {
 	atomic64_t pass_sysctl;		/* forwarding off, rp_filter on */
 	atomic64_t pass_local;		/* to this host, broadcast, multicast */
 	atomic64_t pass_martian;	/* a source the stack refuses */
+	atomic64_t pass_netfilter;	/* a hook the stack's path runs */
 	atomic64_t pass_no_table;	/* no routes loaded */
 	atomic64_t pass_ring_full;
 	atomic64_t pass_unplugged;
@@ -319,12 +321,38 @@ static atomic64_t *rt_classify6(struct sk_buff *skb)
 #endif
 
 /*
+ * Rules are the stack's to evaluate, not the GPU's: while any netfilter
+ * hook is registered in the frame's namespace on a hook the forwarding
+ * path runs (PRE_ROUTING, FORWARD, POST_ROUTING of its family), the
+ * frame is the stack's, whatever the rules say (an LSM's hook aside:
+ * edge_nf_hooked()).  struct netns_nf holds hooks_ipv6 whether or not
+ * IPv6 is built (6.1 and 6.12); an IPv6 frame gets here only when it
+ * is.  Softirq, RCU.
+ */
+static bool rt_netfilter(const struct net *net, int fam)
+{
+#ifdef CONFIG_NETFILTER
+	static const u8 hooks[] = {
+		NF_INET_PRE_ROUTING, NF_INET_FORWARD, NF_INET_POST_ROUTING,
+	};
+	struct nf_hook_entries __rcu *const *h = fam == RT_V4 ?
+		net->nf.hooks_ipv4 : net->nf.hooks_ipv6;
+
+	return edge_nf_hooked(h, hooks, ARRAY_SIZE(hooks));
+#else
+	return false;
+#endif
+}
+
+/*
  * Which family's table takes the frame (*fam), or the counter of why
  * the stack gets it.  Pulls headers, which may move the head: whoever
  * reads them after this reads them again.
  */
 static atomic64_t *rt_classify(struct sk_buff *skb, int *fam)
 {
+	atomic64_t *why;
+
 	if (skb_vlan_tag_present(skb) || eth_type_vlan(skb->protocol))
 		return &st.pass_vlan;
 	if (skb->protocol != htons(ETH_P_IP) &&
@@ -339,12 +367,12 @@ static atomic64_t *rt_classify(struct sk_buff *skb, int *fam)
 		return &st.pass_malformed;
 	if (is_multicast_ether_addr(eth_hdr(skb)->h_source))
 		return &st.pass_martian;
-	if (skb->protocol == htons(ETH_P_IP)) {
-		*fam = RT_V4;
-		return rt_classify4(skb);
-	}
-	*fam = RT_V6;
-	return rt_classify6(skb);
+	*fam = skb->protocol == htons(ETH_P_IP) ? RT_V4 : RT_V6;
+	why = *fam == RT_V4 ? rt_classify4(skb) : rt_classify6(skb);
+	/* Last: only what the GPU would have taken counts here. */
+	if (!why && rt_netfilter(dev_net(skb->dev), *fam))
+		why = &st.pass_netfilter;
+	return why;
 }
 
 /*
@@ -1014,6 +1042,7 @@ static struct rt_counter_attr rt_counters[] = {
 	RT_COUNTER(pass_sysctl, pass_sysctl),
 	RT_COUNTER(pass_local, pass_local),
 	RT_COUNTER(pass_martian, pass_martian),
+	RT_COUNTER(pass_netfilter, pass_netfilter),
 	RT_COUNTER(pass_no_table, pass_no_table),
 	RT_COUNTER(pass_ring_full, pass_ring_full),
 	RT_COUNTER(pass_unplugged, pass_unplugged),

@@ -314,7 +314,8 @@ TEST_F(memc, books_balance)
 		"pass_not_ipv4", "pass_vlan", "pass_not_host", "pass_not_ours",
 		"pass_options", "pass_fragment", "pass_too_big",
 		"pass_malformed", "pass_tot_low", "pass_gso", "pass_martian",
-		"pass_udp_sport", "pass_sysctl", "pass_memc_frame",
+		"pass_udp_sport", "pass_sysctl", "pass_netfilter",
+		"pass_memc_frame",
 		"pass_memc_cmd", "pass_ring_full", "pass_unplugged",
 	};
 	long long rx, ans, passed, dropped, inflight, p = 0;

@@ -9,6 +9,8 @@
  *
  *  - busybox ping gets every reply; ../netrx ping checks each reply's
  *    payload byte for byte against its request, over payload sizes;
+ *  - a netfilter hook registered (../edge_nfhook.ko) hands pings to the
+ *    stack, which applies it;
  *  - nc -u (Debian's netcat-openbsd) round-trips a message on port 7;
  *  - the counters: received = answered + passed + dropped, each total
  *    the sum of its reasons, answered what the client got;
@@ -89,7 +91,8 @@ static void books(struct __test_metadata *_metadata, struct books *b)
 		"pass_not_ipv4", "pass_vlan", "pass_not_host", "pass_not_ours",
 		"pass_options", "pass_fragment", "pass_too_big",
 		"pass_malformed", "pass_tot_low", "pass_gso", "pass_martian",
-		"pass_udp_sport", "pass_sysctl", "pass_memc_frame",
+		"pass_udp_sport", "pass_sysctl", "pass_netfilter",
+		"pass_memc_frame",
 		"pass_memc_cmd", "pass_ring_full", "pass_unplugged",
 	};
 	static const char * const drop[] = {
@@ -151,6 +154,7 @@ FIXTURE_SETUP(netrx)
 
 FIXTURE_TEARDOWN(netrx)
 {
+	run(NULL, 0, "rmmod edge_nfhook 2>/dev/null");
 	nr_write("detach", "1");
 	run(NULL, 0, NET " down");
 	edge_path_write(IGNORE_PINGS, self->ignore_old[0] ? self->ignore_old : "0");
@@ -207,6 +211,51 @@ TEST_F(netrx, payload_byte_identical)
 	p0 = nr_read("pass_not_ours");
 	EXPECT_NE(0, run(out, sizeof(out), CLI "ping -c 2 -W 1 -s 100 -p a5 " SRV_IP));
 	EXPECT_EQ(p0 + 2, nr_read("pass_not_ours"));
+}
+
+/*
+ * A netfilter hook in the server's namespace (../edge_nfhook.ko: only on
+ * a kernel with netfilter): its rules are the stack's to apply, so while
+ * it is registered every echo request goes to the stack (pass_netfilter),
+ * which refuses it (NF_DROP on LOCAL_IN, a firewall's INPUT rule) or
+ * answers it (NF_ACCEPT on PRE_ROUTING); unloaded, the GPU answers again.
+ */
+#define NFHOOK_KO "/edge/edge_nfhook.ko"
+
+TEST_F(netrx, netfilter_hook_hands_pings_to_stack)
+{
+	long long a0, p0;
+	char out[4096];
+	struct books b;
+
+	if (access(NFHOOK_KO, R_OK))
+		SKIP(return, "no netfilter in this kernel");
+	/* ARP settled: then only the requests reach the hook. */
+	ASSERT_EQ(0, run(out, sizeof(out), CLI "ping -c 1 " SRV_IP)) TH_LOG("%s", out);
+	a0 = nr_read("answered_icmp");
+	p0 = nr_read("pass_netfilter");
+	ASSERT_EQ(0, run(out, sizeof(out), "insmod " NFHOOK_KO " pf=2 hooknum=1 drop=1 2>&1"))
+		TH_LOG("%s", out);
+	EXPECT_NE(0, run(out, sizeof(out), CLI "ping -c 2 -W 1 " SRV_IP));
+	EXPECT_NE(NULL, strstr(out, "2 packets transmitted, 0 packets received"))
+		TH_LOG("%s", out);
+	EXPECT_EQ(a0, nr_read("answered_icmp"));
+	EXPECT_EQ(p0 + 2, nr_read("pass_netfilter"));
+	EXPECT_EQ(0, run(out, sizeof(out), "cat /sys/module/edge_nfhook/parameters/dropped"));
+	EXPECT_EQ(2, atoi(out)) TH_LOG("dropped: %s", out);
+	ASSERT_EQ(0, run(NULL, 0, "rmmod edge_nfhook"));
+	/* Accepting all, on PRE_ROUTING: the stack answers. */
+	ASSERT_EQ(0, run(out, sizeof(out), "insmod " NFHOOK_KO " pf=2 hooknum=0 2>&1"))
+		TH_LOG("%s", out);
+	EXPECT_EQ(0, run(out, sizeof(out), CLI "ping -c 2 -W 1 " SRV_IP)) TH_LOG("%s", out);
+	EXPECT_EQ(a0, nr_read("answered_icmp"));
+	EXPECT_EQ(p0 + 4, nr_read("pass_netfilter"));
+	ASSERT_EQ(0, run(NULL, 0, "rmmod edge_nfhook"));
+	/* No hook: the GPU's again. */
+	EXPECT_EQ(0, run(out, sizeof(out), CLI "ping -c 2 -W 1 " SRV_IP)) TH_LOG("%s", out);
+	EXPECT_EQ(a0 + 2, nr_read("answered_icmp"));
+	EXPECT_EQ(p0 + 4, nr_read("pass_netfilter"));
+	balanced(_metadata, &b);
 }
 
 TEST_F(netrx, nc_udp_echo)

@@ -6,8 +6,8 @@
 # The router namespace's `ip route` is loaded into the module as it is;
 # ping, ping6, traceroute and a UDP stream must work as through the
 # kernel's own forwarding, and the counters must say the GPU forwarded
-# them; what it must not forward (TTL 1, no route, forwarding off) the
-# stack answers.  IPv6 stays on (netrx-net.sh turns it off).
+# them; what it must not forward (TTL 1, no route, forwarding off, a
+# netfilter hook registered) the stack answers.  IPv6 stays on (netrx-net.sh turns it off).
 cd "$(dirname "$0")/.." || exit 1
 n=0
 fail=0
@@ -32,7 +32,7 @@ pidf=/tmp/edge_router_test.pids
 : >$pidf
 
 echo "TAP version 13"
-echo "1..21"
+echo "1..23"
 
 # A namespace held by a sleeper (no stdio of ours: see netrx-net.sh).
 mkns() {
@@ -51,6 +51,7 @@ in_ns() { p=$1; shift; nsenter -t "$p" -n "$@"; }
 
 cleanup() {
 	[ -d $sys ] && echo 1 >$sys/detach 2>/dev/null
+	rmmod edge_nfhook 2>/dev/null
 	rmmod edge_router 2>/dev/null
 	rmmod edge 2>/dev/null
 	for p in $(cat $pidf); do kill "$p" 2>/dev/null; done
@@ -258,6 +259,31 @@ if [ $have6 = 1 ]; then
 	in_ns $C ping6 -c 1 -W 1 2001:db8:2::2 >/dev/null 2>&1
 fi
 t6 forwarding6_off_not_forwarded sh -c "[ $(cnt forwarded6) = $f6 ] && [ $(($(cnt pass_sysctl) - sc)) -ge 1 ]"
+
+# A netfilter FORWARD hook in the router namespace (./edge_nfhook.ko,
+# NF_DROP of echo requests, a firewall's FORWARD rule): its rules are the
+# stack's to apply, so the GPU forwards nothing (pass_netfilter) and the
+# stack refuses the pings; unloaded, the GPU forwards again.
+if [ -f ./edge_nfhook.ko ]; then
+	f4=$(cnt forwarded4)
+	pn=$(cnt pass_netfilter)
+	in_ns $R insmod ./edge_nfhook.ko pf=2 hooknum=2 drop=1
+	in_ns $C ping -c 2 -W 1 198.18.2.2 >/tmp/ping 2>&1
+	rc=$?
+	t netfilter_forward_hook_refused sh -c "[ $rc != 0 ] && [ $(cnt forwarded4) = $f4 ] &&
+		[ $(($(cnt pass_netfilter) - pn)) -ge 2 ] &&
+		[ $(cat /sys/module/edge_nfhook/parameters/dropped 2>/dev/null) = 2 ]"
+	rmmod edge_nfhook
+	f4=$(cnt forwarded4)
+	in_ns $C ping -c 2 -W 3 198.18.2.2 >/tmp/ping 2>&1
+	rc=$?
+	t netfilter_unhooked_gpu_forwards sh -c "[ $rc = 0 ] && [ $(($(cnt forwarded4) - f4)) -ge 4 ]"
+else
+	for w in netfilter_forward_hook_refused netfilter_unhooked_gpu_forwards; do
+		n=$((n + 1))
+		echo "ok $n router.$w # SKIP no netfilter in this kernel"
+	done
+fi
 
 # Detach with a flood in flight: every frame still ends as one outcome
 # (those in flight cancelled), and nothing is left in flight.

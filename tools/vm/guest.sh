@@ -162,6 +162,10 @@ check)
 			[ $rc = 0 ] || fail=1
 		done
 	fi
+	if grep -q '^edge_nfhook ' /proc/modules; then
+		echo "guest: a suite left edge_nfhook.ko loaded" >&2
+		rmmod edge_nfhook || fail=1
+	fi
 	if grep -q '^edge_router ' /proc/modules; then
 		echo "guest: a suite left edge_router.ko loaded" >&2
 		rmmod edge_router || fail=1

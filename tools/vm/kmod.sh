@@ -23,12 +23,14 @@ kernel_env "$cache" "$series"
 mkdir -p "$out"
 out=$(cd "$out" && pwd) # Kbuild wants an absolute M=
 src=$out/src
-mkdir -p "$src/drv/nicsim" "$src/drv/netrx" "$src/drv/router" "$src/uapi/linux"
+mkdir -p "$src/drv/nicsim" "$src/drv/netrx" "$src/drv/router" "$src/drv/test" \
+	"$src/uapi/linux"
 cp -p "$top/Kbuild" "$src/"
 cp -p "$top"/drv/*.[ch] "$src/drv/"
 cp -p "$top"/drv/nicsim/*.[ch] "$src/drv/nicsim/"
 cp -p "$top"/drv/netrx/*.[ch] "$src/drv/netrx/"
 cp -p "$top"/drv/router/*.[ch] "$src/drv/router/"
+cp -p "$top"/drv/test/*.[ch] "$src/drv/test/"
 (cd "$top" && cp -p --parents emul/*.[ch] emul/*/*.[ch] "$src/")
 cp -p "$top"/uapi/linux/*.h "$src/uapi/linux/"
 rc=0
@@ -45,7 +47,8 @@ if [[ -n $warn ]]; then
 	echo "$warn" >&2
 	rc=1
 fi
-for ko in edge.ko edge_nicsim.ko edge_netrx.ko edge_router.ko; do
+# edge_nfhook.ko: the stock kernels have netfilter (Kbuild).
+for ko in edge.ko edge_nicsim.ko edge_netrx.ko edge_router.ko edge_nfhook.ko; do
 	[[ -f $src/$ko && $(modinfo -F vermagic "$src/$ko") == "$KV "* ]] || rc=1
 done
 if ((rc)); then

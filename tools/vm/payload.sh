@@ -14,6 +14,11 @@ cp "$kodir/edge.ko" "$kodir/edge_nicsim.ko" "$kodir/edge_netrx.ko" \
 	"$kodir/edge_router.ko" \
 	"$build/guest/edge-demo" "$build/guest/edge-bench" "$build/guest/edgectl" \
 	"$build/guest/netrx" "$build/guest/bench-host" "$out/"
+# The tests' netfilter hook: built only where the kernel has netfilter
+# (Kbuild; not the debug kernel); the tests skip without it.
+if [[ -f $kodir/edge_nfhook.ko ]]; then
+	cp "$kodir/edge_nfhook.ko" "$out/"
+fi
 cp "$top/tools/vm/netrx-net.sh" "$top/tools/vm/netrx-demo.sh" \
 	"$top/tools/vm/netrx-bench.sh" "$top/tools/vm/router-bench.sh" "$out/"
 # Debian's veth.ko (tools/vm/fetch-netmods.sh), under its kernel's release:

@@ -18,12 +18,14 @@ here=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=/dev/null
 . "${CACHE:-$here/.cache}/debug-kernel.env"
 src=$out/src
-mkdir -p "$src/drv/nicsim" "$src/drv/netrx" "$src/drv/router" "$src/uapi/linux"
+mkdir -p "$src/drv/nicsim" "$src/drv/netrx" "$src/drv/router" "$src/drv/test" \
+	"$src/uapi/linux"
 cp -p "$top/Kbuild" "$src/"
 cp -p "$top"/drv/*.[ch] "$src/drv/"
 cp -p "$top"/drv/nicsim/*.[ch] "$src/drv/nicsim/"
 cp -p "$top"/drv/netrx/*.[ch] "$src/drv/netrx/"
 cp -p "$top"/drv/router/*.[ch] "$src/drv/router/"
+cp -p "$top"/drv/test/*.[ch] "$src/drv/test/"
 (cd "$top" && cp -p --parents emul/*.[ch] emul/*/*.[ch] "$src/")
 cp -p "$top"/uapi/linux/*.h "$src/uapi/linux/"
 rc=0
